@@ -1,0 +1,42 @@
+//! hayate: a USI shogi engine.
+//!
+//! The engine is this library; `src/main.rs` only hands the command line to [`run`].
+
+pub mod attacks;
+pub mod perft;
+pub mod position;
+pub mod types;
+pub mod usi;
+
+pub use position::Position;
+pub use types::{Bitboard, Color, Hand, Move, MoveList, Piece, PieceKind, Square};
+
+/// Entry point of the `hayate` binary: with no arguments, the USI loop on stdin/stdout;
+/// otherwise a command-line tool (`perft`, `help`). Returns the process exit code.
+pub fn run(args: &[String]) -> i32 {
+    match args.first().map(String::as_str) {
+        None => usi::run_stdio(),
+        Some("perft") => perft::run_cli(&args[1..]),
+        Some("help" | "--help" | "-h") => {
+            println!("{}", HELP);
+            0
+        }
+        Some("--version" | "-V") => {
+            println!("hayate {}", env!("CARGO_PKG_VERSION"));
+            0
+        }
+        Some(other) => {
+            eprintln!("hayate: unknown command '{other}'\n\n{HELP}");
+            2
+        }
+    }
+}
+
+const HELP: &str = "\
+hayate: a USI shogi engine
+
+usage:
+  hayate                      run the USI protocol on stdin/stdout (what GUIs start)
+  hayate perft <depth> [--sfen \"<sfen>\"] [--divide] [--threads <n>] [--full]
+                              count the leaf nodes of the legal move tree
+  hayate help                 this text";

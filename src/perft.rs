@@ -1,0 +1,174 @@
+//! Perft: counting the leaves of the legal move tree, the standard proof of a move
+//! generator (compared against published counts) and a measure of its speed.
+
+use crate::position::Position;
+use crate::types::Move;
+use rayon::prelude::*;
+use std::fmt::Write as _;
+use std::time::Instant;
+
+/// How to count the last ply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeafMode {
+    /// Count the legal moves at depth 1 without playing them.
+    Bulk,
+    /// Play and take back every move down to the leaves.
+    Full,
+}
+
+/// Leaf count of the legal move tree below `pos` to `depth` plies.
+pub fn perft(pos: &mut Position, depth: u32, mode: LeafMode) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if depth == 1 && mode == LeafMode::Bulk {
+        return pos.count_legal() as u64;
+    }
+    let moves = pos.legal_moves();
+    let mut nodes = 0;
+    for &mv in &moves {
+        pos.play_unchecked(mv);
+        nodes += perft(pos, depth - 1, mode);
+        pos.undo();
+    }
+    nodes
+}
+
+/// Per-root-move counts, sorted by USI move text, computed on `threads` threads.
+pub fn divide(pos: &Position, depth: u32, mode: LeafMode, threads: usize) -> Vec<(Move, u64)> {
+    let moves: Vec<Move> = pos.legal_moves().into_iter().collect();
+    let count = |&mv: &Move| {
+        let mut p = pos.clone();
+        p.clear_history();
+        p.play_unchecked(mv);
+        (mv, perft(&mut p, depth.saturating_sub(1), mode))
+    };
+    let mut results: Vec<(Move, u64)> = if threads > 1 {
+        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            Ok(pool) => pool.install(|| moves.par_iter().map(count).collect()),
+            Err(_) => moves.iter().map(count).collect(),
+        }
+    } else {
+        moves.iter().map(count).collect()
+    };
+    results.sort_by_key(|(mv, _)| mv.to_string());
+    results
+}
+
+/// A finished perft run: total, per-move counts if asked, and timing.
+pub struct PerftReport {
+    pub nodes: u64,
+    pub divide: Option<Vec<(Move, u64)>>,
+    pub millis: u128,
+}
+
+impl PerftReport {
+    /// Nodes per second (nodes when the run took under a millisecond).
+    pub fn nps(&self) -> u64 {
+        (self.nodes as u128 * 1000 / self.millis.max(1)) as u64
+    }
+
+    /// The text both the command line and `go perft` print: one `<move> <count>` line per
+    /// root move when dividing, then `nodes <N> time <ms> nps <N>`.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        if let Some(lines) = &self.divide {
+            for (mv, n) in lines {
+                let _ = writeln!(out, "{mv} {n}");
+            }
+        }
+        let _ = write!(
+            out,
+            "nodes {} time {} nps {}",
+            self.nodes,
+            self.millis,
+            self.nps()
+        );
+        out
+    }
+}
+
+/// Runs perft, timing it. Root moves are split across threads when `threads > 1` or when
+/// a divide is requested.
+pub fn run(
+    pos: &Position,
+    depth: u32,
+    mode: LeafMode,
+    threads: usize,
+    divide_out: bool,
+) -> PerftReport {
+    crate::attacks::init();
+    let start = Instant::now();
+    let (nodes, lines) = if depth == 0 {
+        (1, Vec::new())
+    } else if threads > 1 || divide_out {
+        let lines = divide(pos, depth, mode, threads);
+        (lines.iter().map(|(_, n)| n).sum(), lines)
+    } else {
+        let mut p = pos.clone();
+        (perft(&mut p, depth, mode), Vec::new())
+    };
+    PerftReport {
+        nodes,
+        divide: divide_out.then_some(lines),
+        millis: start.elapsed().as_millis(),
+    }
+}
+
+/// `hayate perft <depth> [--sfen "<sfen>"] [--divide] [--threads <n>] [--full]`.
+pub fn run_cli(args: &[String]) -> i32 {
+    match parse_cli(args) {
+        Ok((pos, depth, mode, threads, divide)) => {
+            println!("{}", run(&pos, depth, mode, threads, divide).to_text());
+            0
+        }
+        Err(msg) => {
+            eprintln!("hayate perft: {msg}");
+            eprintln!(
+                "usage: hayate perft <depth> [--sfen \"<sfen>\"] [--divide] [--threads <n>] [--full]"
+            );
+            2
+        }
+    }
+}
+
+type PerftArgs = (Position, u32, LeafMode, usize, bool);
+
+fn parse_cli(args: &[String]) -> Result<PerftArgs, String> {
+    let mut depth = None;
+    let mut pos = Position::startpos();
+    let mut mode = LeafMode::Bulk;
+    let mut threads = 1usize;
+    let mut divide = false;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--sfen" => {
+                let sfen = it.next().ok_or("--sfen needs a value")?;
+                pos = sfen.parse().map_err(|e| format!("bad --sfen: {e}"))?;
+            }
+            "--divide" => divide = true,
+            "--full" => mode = LeafMode::Full,
+            "--threads" => {
+                let n = it.next().ok_or("--threads needs a value")?;
+                threads = n
+                    .parse()
+                    .ok()
+                    .filter(|&n| (1..=1024).contains(&n))
+                    .ok_or_else(|| format!("--threads must be 1..1024, got '{n}'"))?;
+            }
+            other if depth.is_none() && !other.starts_with("--") => {
+                depth = Some(
+                    other
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|&d| d <= 20)
+                        .ok_or_else(|| format!("depth must be a number 0..20, got '{other}'"))?,
+                );
+            }
+            other => return Err(format!("unexpected argument '{other}'")),
+        }
+    }
+    let depth = depth.ok_or("missing depth")?;
+    Ok((pos, depth, mode, threads, divide))
+}

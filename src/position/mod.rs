@@ -1,0 +1,421 @@
+//! The board: piece placement, hands, side to move, Zobrist key and the history of states
+//! that unmaking moves and repetition detection need.
+
+mod legality;
+mod movegen;
+mod sfen;
+pub mod zobrist;
+
+pub use legality::IllegalMove;
+pub use movegen::GenType;
+pub use sfen::SfenError;
+
+use crate::attacks;
+use crate::types::{Bitboard, Color, Hand, Move, Piece, PieceKind, Square};
+
+/// SFEN of the even-game start position.
+pub const STARTPOS_SFEN: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+
+/// What `play_unchecked` saves so that `undo` can restore the position exactly; the keys
+/// double as the repetition history.
+#[derive(Clone, Copy, Debug)]
+pub struct StateInfo {
+    /// Key of the position *before* the move (board and side).
+    pub board_key: u64,
+    /// Hand part of the key before the move.
+    pub hand_key: u64,
+    /// Pieces giving check before the move.
+    pub checkers: Bitboard,
+    /// The move played from that position.
+    pub mv: Move,
+    /// The piece the move captured, if any.
+    pub captured: Option<Piece>,
+}
+
+/// A shogi position with its game history.
+///
+/// Invariants: `board`, `by_color` and `by_kind` describe the same pieces; `king` matches the
+/// kings on the board (zero or one per side); `board_key`/`hand_key` equal the keys computed
+/// from scratch; `checkers` are the enemy pieces attacking the side to move's king.
+#[derive(Clone)]
+pub struct Position {
+    board: [Option<Piece>; 81],
+    by_color: [Bitboard; 2],
+    by_kind: [Bitboard; 15],
+    hands: [Hand; 2],
+    king: [Option<Square>; 2],
+    side: Color,
+    /// Move number as SFEN counts it (1 for the first move of the game record).
+    ply: u32,
+    board_key: u64,
+    hand_key: u64,
+    checkers: Bitboard,
+    history: Vec<StateInfo>,
+}
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::startpos()
+    }
+}
+
+impl PartialEq for Position {
+    /// Same pieces, hands and side to move (the move number and history are not compared).
+    fn eq(&self, other: &Position) -> bool {
+        self.board == other.board && self.hands == other.hands && self.side == other.side
+    }
+}
+
+impl Position {
+    /// The even-game start position.
+    pub fn startpos() -> Position {
+        STARTPOS_SFEN.parse().expect("start position SFEN is valid")
+    }
+
+    /// An empty board with Black to move; SFEN parsing fills it.
+    fn empty() -> Position {
+        Position {
+            board: [None; 81],
+            by_color: [Bitboard::EMPTY; 2],
+            by_kind: [Bitboard::EMPTY; 15],
+            hands: [Hand::EMPTY; 2],
+            king: [None; 2],
+            side: Color::Black,
+            ply: 1,
+            board_key: 0,
+            hand_key: 0,
+            checkers: Bitboard::EMPTY,
+            history: Vec::new(),
+        }
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Accessors
+
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()]
+    }
+
+    #[inline(always)]
+    pub fn hand(&self, color: Color) -> Hand {
+        self.hands[color.index()]
+    }
+
+    /// Where `color`'s king stands; `None` in positions without one (tsume problems).
+    #[inline(always)]
+    pub fn king_square(&self, color: Color) -> Option<Square> {
+        self.king[color.index()]
+    }
+
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    #[inline(always)]
+    pub fn pieces(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    /// All pieces of `kind`, both colours.
+    #[inline(always)]
+    pub fn pieces_of_kind(&self, kind: PieceKind) -> Bitboard {
+        self.by_kind[kind.index()]
+    }
+
+    /// `color`'s pieces of `kind`.
+    #[inline(always)]
+    pub fn pieces_of(&self, color: Color, kind: PieceKind) -> Bitboard {
+        self.by_kind[kind.index()] & self.by_color[color.index()]
+    }
+
+    /// Pieces that move like a gold: gold and the four promoted minor pieces (both colours).
+    #[inline(always)]
+    pub fn gold_movers(&self) -> Bitboard {
+        self.by_kind[PieceKind::Gold.index()]
+            | self.by_kind[PieceKind::ProPawn.index()]
+            | self.by_kind[PieceKind::ProLance.index()]
+            | self.by_kind[PieceKind::ProKnight.index()]
+            | self.by_kind[PieceKind::ProSilver.index()]
+    }
+
+    /// Enemy pieces giving check to the side to move.
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    #[inline(always)]
+    pub fn in_check(&self) -> bool {
+        self.checkers.is_nonempty()
+    }
+
+    /// The move number as SFEN writes it.
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// Zobrist key of the position: pieces, hands and side to move.
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.board_key ^ self.hand_key
+    }
+
+    /// Key of the pieces on the board and the side to move only (hands left out), for
+    /// detecting the same board with different hands.
+    #[inline(always)]
+    pub fn board_key(&self) -> u64 {
+        self.board_key
+    }
+
+    /// The states before each move played since the position was set up, oldest first.
+    pub fn history(&self) -> &[StateInfo] {
+        &self.history
+    }
+
+    /// The last move played, if any.
+    pub fn last_move(&self) -> Option<Move> {
+        self.history.last().map(|s| s.mv)
+    }
+
+    /// Forgets the move history (the position stays as it is), e.g. for a new root.
+    pub fn clear_history(&mut self) {
+        self.history.clear();
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Attacks
+
+    /// `color`'s pieces that attack `sq`, sliders seen through `occupied`.
+    #[inline]
+    pub fn attackers_to(&self, color: Color, sq: Square, occupied: Bitboard) -> Bitboard {
+        let them = !color;
+        let k = &self.by_kind;
+        let rook_lines = attacks::rook(sq, occupied);
+        let bishop_lines = attacks::bishop(sq, occupied);
+        let hits = (attacks::pawn(them, sq) & k[PieceKind::Pawn.index()])
+            | (attacks::knight(them, sq) & k[PieceKind::Knight.index()])
+            | (attacks::silver(them, sq) & k[PieceKind::Silver.index()])
+            | (attacks::gold(them, sq) & self.gold_movers())
+            | (attacks::king(sq)
+                & (k[PieceKind::King.index()]
+                    | k[PieceKind::Horse.index()]
+                    | k[PieceKind::Dragon.index()]))
+            | (bishop_lines & (k[PieceKind::Bishop.index()] | k[PieceKind::Horse.index()]))
+            | (rook_lines & (k[PieceKind::Rook.index()] | k[PieceKind::Dragon.index()]))
+            | (rook_lines & attacks::lance_pseudo(them, sq) & k[PieceKind::Lance.index()]);
+        hits & self.by_color[color.index()]
+    }
+
+    /// Whether any of `color`'s pieces attacks `sq`, sliders seen through `occupied`.
+    #[inline]
+    pub fn is_attacked(&self, color: Color, sq: Square, occupied: Bitboard) -> bool {
+        self.attackers_to(color, sq, occupied).is_nonempty()
+    }
+
+    /// The squares a `piece` on `sq` attacks, given the occupancy.
+    #[inline]
+    pub fn piece_attacks(piece: Piece, sq: Square, occupied: Bitboard) -> Bitboard {
+        let c = piece.color();
+        match piece.kind() {
+            PieceKind::Pawn => attacks::pawn(c, sq),
+            PieceKind::Lance => attacks::lance(c, sq, occupied),
+            PieceKind::Knight => attacks::knight(c, sq),
+            PieceKind::Silver => attacks::silver(c, sq),
+            PieceKind::Bishop => attacks::bishop(sq, occupied),
+            PieceKind::Rook => attacks::rook(sq, occupied),
+            PieceKind::King => attacks::king(sq),
+            PieceKind::Horse => attacks::horse(sq, occupied),
+            PieceKind::Dragon => attacks::dragon(sq, occupied),
+            _ => attacks::gold(c, sq),
+        }
+    }
+
+    /// Pieces of either colour that stand alone between `color`'s king and an enemy slider
+    /// aimed at it. The side to move's own ones are pinned; the enemy's would give
+    /// discovered check by moving.
+    pub fn blockers_for_king(&self, color: Color) -> Bitboard {
+        let Some(ksq) = self.king[color.index()] else {
+            return Bitboard::EMPTY;
+        };
+        let them = !color;
+        let k = &self.by_kind;
+        let snipers = ((attacks::bishop_pseudo(ksq)
+            & (k[PieceKind::Bishop.index()] | k[PieceKind::Horse.index()]))
+            | (attacks::rook_pseudo(ksq)
+                & (k[PieceKind::Rook.index()] | k[PieceKind::Dragon.index()]))
+            | (attacks::lance_pseudo(color, ksq) & k[PieceKind::Lance.index()]))
+            & self.by_color[them.index()];
+        let occupied = self.occupied();
+        let mut blockers = Bitboard::EMPTY;
+        for s in snipers {
+            let between = attacks::between(ksq, s) & occupied;
+            if between.is_nonempty() && !between.has_more_than_one() {
+                blockers |= between;
+            }
+        }
+        blockers
+    }
+
+    /// The side to move's pieces pinned against its king.
+    #[inline]
+    pub fn pinned(&self) -> Bitboard {
+        self.blockers_for_king(self.side) & self.by_color[self.side.index()]
+    }
+
+    fn compute_checkers(&self) -> Bitboard {
+        match self.king[self.side.index()] {
+            Some(ksq) => self.attackers_to(!self.side, ksq, self.occupied()),
+            None => Bitboard::EMPTY,
+        }
+    }
+
+    // -----------------------------------------------------------------------------------
+    // Changing the position
+
+    #[inline(always)]
+    fn put(&mut self, piece: Piece, sq: Square) {
+        let bit = Bitboard::from_square(sq);
+        self.board[sq.index()] = Some(piece);
+        self.by_color[piece.color().index()] |= bit;
+        self.by_kind[piece.kind().index()] |= bit;
+        self.board_key ^= zobrist::piece_square(piece, sq);
+    }
+
+    #[inline(always)]
+    fn remove(&mut self, piece: Piece, sq: Square) {
+        let bit = Bitboard::from_square(sq);
+        self.board[sq.index()] = None;
+        self.by_color[piece.color().index()] ^= bit;
+        self.by_kind[piece.kind().index()] ^= bit;
+        self.board_key ^= zobrist::piece_square(piece, sq);
+    }
+
+    /// Plays a move known to be legal (from the generator, or checked with
+    /// [`Position::is_legal`]). An illegal move leaves the position inconsistent.
+    pub fn play_unchecked(&mut self, mv: Move) {
+        let us = self.side;
+        let mut state = StateInfo {
+            board_key: self.board_key,
+            hand_key: self.hand_key,
+            checkers: self.checkers,
+            mv,
+            captured: None,
+        };
+        let to = mv.to();
+        match mv.drop_kind() {
+            Some(kind) => {
+                self.hands[us.index()].remove(kind);
+                self.hand_key = self.hand_key.wrapping_sub(zobrist::hand(us, kind));
+                self.put(Piece::new(us, kind), to);
+            }
+            None => {
+                let from = mv.origin_unchecked();
+                let piece = self.board[from.index()].expect("a piece on the origin square");
+                if let Some(captured) = self.board[to.index()] {
+                    let kind = captured.kind().unpromoted();
+                    self.remove(captured, to);
+                    self.hands[us.index()].add(kind);
+                    self.hand_key = self.hand_key.wrapping_add(zobrist::hand(us, kind));
+                    state.captured = Some(captured);
+                }
+                self.remove(piece, from);
+                let moved = if mv.is_promotion() {
+                    Piece::new(us, piece.kind().promoted())
+                } else {
+                    piece
+                };
+                self.put(moved, to);
+                if piece.kind() == PieceKind::King {
+                    self.king[us.index()] = Some(to);
+                }
+            }
+        }
+        self.history.push(state);
+        self.side = !us;
+        self.board_key ^= zobrist::side();
+        self.ply += 1;
+        self.checkers = self.compute_checkers();
+    }
+
+    /// Takes back the last move played. Returns it, or `None` when there is no history.
+    pub fn undo(&mut self) -> Option<Move> {
+        let state = self.history.pop()?;
+        let us = !self.side;
+        let mv = state.mv;
+        let to = mv.to();
+        let moved = self.board[to.index()].expect("the moved piece on its destination");
+        self.remove(moved, to);
+        match mv.drop_kind() {
+            Some(kind) => self.hands[us.index()].add(kind),
+            None => {
+                let from = mv.origin_unchecked();
+                let piece = if mv.is_promotion() {
+                    Piece::new(us, moved.kind().unpromoted())
+                } else {
+                    moved
+                };
+                self.put(piece, from);
+                if piece.kind() == PieceKind::King {
+                    self.king[us.index()] = Some(from);
+                }
+                if let Some(captured) = state.captured {
+                    self.put(captured, to);
+                    self.hands[us.index()].remove(captured.kind().unpromoted());
+                }
+            }
+        }
+        self.side = us;
+        self.ply -= 1;
+        self.board_key = state.board_key;
+        self.hand_key = state.hand_key;
+        self.checkers = state.checkers;
+        Some(mv)
+    }
+
+    /// Plays a legal move; panics on an illegal one. Use [`Position::try_play`] for moves
+    /// from untrusted input.
+    pub fn play(&mut self, mv: Move) {
+        if let Err(e) = self.try_play(mv) {
+            panic!("illegal move {mv}: {e}");
+        }
+    }
+
+    /// Plays `mv` if it is legal here, or says which rule it breaks.
+    pub fn try_play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        self.check_move(mv)?;
+        self.play_unchecked(mv);
+        Ok(())
+    }
+
+    /// Recomputes the key from scratch (tests compare it with the incremental one).
+    pub fn key_from_scratch(&self) -> u64 {
+        let mut board_key = 0;
+        for sq in Square::all() {
+            if let Some(p) = self.board[sq.index()] {
+                board_key ^= zobrist::piece_square(p, sq);
+            }
+        }
+        if self.side == Color::White {
+            board_key ^= zobrist::side();
+        }
+        board_key ^ Self::hand_key_of(&self.hands)
+    }
+
+    fn hand_key_of(hands: &[Hand; 2]) -> u64 {
+        let mut key = 0u64;
+        for c in Color::ALL {
+            for kind in PieceKind::HAND {
+                let n = hands[c.index()].count(kind) as u64;
+                key = key.wrapping_add(n.wrapping_mul(zobrist::hand(c, kind)));
+            }
+        }
+        key
+    }
+}
