@@ -330,13 +330,20 @@ fn find_magic(
     rng: &mut Rng,
     attacks: &mut Vec<Bitboard>,
 ) -> Magic {
-    let bits = mask.count_ones();
-    let shift = 64 - bits;
     let occupancies = subsets(mask);
     let answers: Vec<u128> = occupancies.iter().map(|&o| slide(sq, dirs, o)).collect();
-    let size = 1usize << bits;
-    let mut table = vec![u128::MAX; size];
+    // A table of exactly 2^bits entries is hard to fit for the central squares; after a
+    // bounded number of tries, allow one more index bit (twice the table) and go on.
+    let mut bits = mask.count_ones();
+    let mut tries = 0u32;
+    let mut table = vec![u128::MAX; 1 << bits];
     loop {
+        tries += 1;
+        if tries % 4_000 == 0 {
+            bits += 1;
+            table = vec![u128::MAX; 1 << bits];
+        }
+        let shift = 64 - bits;
         let magic = rng.sparse();
         // Quick reject: the mask's high bits must spread well.
         if (fold(mask).wrapping_mul(magic) >> 56).count_ones() < 6 && bits >= 8 {
