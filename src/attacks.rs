@@ -339,7 +339,7 @@ fn find_magic(
     let mut table = vec![u128::MAX; 1 << bits];
     loop {
         tries += 1;
-        if tries % 4_000 == 0 {
+        if tries.is_multiple_of(4_000) {
             bits += 1;
             table = vec![u128::MAX; 1 << bits];
         }
