@@ -181,6 +181,23 @@ pub fn line(a: Square, b: Square) -> Bitboard {
     RAYS[a.index()][d] | RAYS[a.index()][d ^ 7] | Bitboard::from_square(a)
 }
 
+/// The squares from `a` (excluded) towards `b` and on to the edge, when they are aligned;
+/// empty otherwise.
+#[inline(always)]
+pub fn ray_towards(a: Square, b: Square) -> Bitboard {
+    let d = DIRECTION[a.index()][b.index()] as usize;
+    if d == 8 {
+        return Bitboard::EMPTY;
+    }
+    RAYS[a.index()][d]
+}
+
+/// Whether `a` and `b` share a diagonal (as opposed to a file or rank, or nothing).
+#[inline(always)]
+pub fn on_diagonal(a: Square, b: Square) -> bool {
+    matches!(DIRECTION[a.index()][b.index()], 0 | 2 | 5 | 7)
+}
+
 /// Whether `c` lies on the line through `a` and `b` (with `a != b`).
 #[inline(always)]
 pub fn aligned(a: Square, b: Square, c: Square) -> bool {
@@ -336,12 +353,13 @@ fn find_magic(
     // bounded number of tries, allow one more index bit (twice the table) and go on.
     let mut bits = mask.count_ones();
     let mut tries = 0u32;
-    let mut table = vec![u128::MAX; 1 << bits];
+    // Each slot remembers the try that filled it, so a failed try needs no clearing.
+    let mut table = vec![(0u32, 0u128); 1 << bits];
     loop {
         tries += 1;
         if tries.is_multiple_of(4_000) {
             bits += 1;
-            table = vec![u128::MAX; 1 << bits];
+            table = vec![(0u32, 0u128); 1 << bits];
         }
         let shift = 64 - bits;
         let magic = rng.sparse();
@@ -349,13 +367,12 @@ fn find_magic(
         if (fold(mask).wrapping_mul(magic) >> 56).count_ones() < 6 && bits >= 8 {
             continue;
         }
-        table.iter_mut().for_each(|e| *e = u128::MAX);
         let mut ok = true;
         for (&occ, &ans) in occupancies.iter().zip(&answers) {
-            let idx = (fold(occ).wrapping_mul(magic) >> shift) as usize;
-            if table[idx] == u128::MAX {
-                table[idx] = ans;
-            } else if table[idx] != ans {
+            let slot = &mut table[(fold(occ).wrapping_mul(magic) >> shift) as usize];
+            if slot.0 != tries {
+                *slot = (tries, ans);
+            } else if slot.1 != ans {
                 ok = false;
                 break;
             }
@@ -366,7 +383,7 @@ fn find_magic(
             attacks.extend(
                 table
                     .iter()
-                    .map(|&a| Bitboard(if a == u128::MAX { 0 } else { a })),
+                    .map(|&(t, a)| Bitboard(if t == tries { a } else { 0 })),
             );
             return Magic {
                 mask,

@@ -276,6 +276,48 @@ impl Position {
         }
     }
 
+    /// Checkers against the side to move right after `mover` played `moved` to `to` (from
+    /// `from`, or dropped): the moved piece itself, and a slider of the mover's that the
+    /// vacated origin uncovered. Cheaper than [`Position::attackers_to`] on the king.
+    #[inline(always)]
+    ///
+    /// `occupied` is passed in, computed from the occupancy before the move: reading the
+    /// freshly written colour bitboards back as one 128-bit value stalls store forwarding.
+    fn checkers_after(
+        &self,
+        moved: Piece,
+        from: Option<Square>,
+        to: Square,
+        occupied: Bitboard,
+    ) -> Bitboard {
+        let Some(ksq) = self.king[self.side.index()] else {
+            return Bitboard::EMPTY;
+        };
+        let mover = !self.side;
+        let mut checkers = Bitboard::EMPTY;
+        if Self::piece_attacks(moved, to, occupied).has(ksq) {
+            checkers |= Bitboard::from_square(to);
+        }
+        if let Some(from) = from {
+            let ray = attacks::ray_towards(ksq, from);
+            if ray.is_nonempty() && !ray.has(to) {
+                let k = &self.by_kind;
+                let sliders = if attacks::on_diagonal(ksq, from) {
+                    attacks::bishop(ksq, occupied)
+                        & (k[PieceKind::Bishop.index()] | k[PieceKind::Horse.index()])
+                } else {
+                    let lines = attacks::rook(ksq, occupied);
+                    (lines & (k[PieceKind::Rook.index()] | k[PieceKind::Dragon.index()]))
+                        | (lines
+                            & attacks::lance_pseudo(self.side, ksq)
+                            & k[PieceKind::Lance.index()])
+                };
+                checkers |= sliders & ray & self.by_color[mover.index()];
+            }
+        }
+        checkers
+    }
+
     // -----------------------------------------------------------------------------------
     // Changing the position
 
@@ -286,6 +328,24 @@ impl Position {
         self.by_color[piece.color().index()] |= bit;
         self.by_kind[piece.kind().index()] |= bit;
         self.board_key ^= zobrist::piece_square(piece, sq);
+    }
+
+    /// `put` without the key update, for `undo`, which restores the saved key.
+    #[inline(always)]
+    fn put_keyless(&mut self, piece: Piece, sq: Square) {
+        let bit = Bitboard::from_square(sq);
+        self.board[sq.index()] = Some(piece);
+        self.by_color[piece.color().index()] |= bit;
+        self.by_kind[piece.kind().index()] |= bit;
+    }
+
+    /// `remove` without the key update, for `undo`.
+    #[inline(always)]
+    fn remove_keyless(&mut self, piece: Piece, sq: Square) {
+        let bit = Bitboard::from_square(sq);
+        self.board[sq.index()] = None;
+        self.by_color[piece.color().index()] ^= bit;
+        self.by_kind[piece.kind().index()] ^= bit;
     }
 
     #[inline(always)]
@@ -309,11 +369,14 @@ impl Position {
             captured: None,
         };
         let to = mv.to();
-        match mv.drop_kind() {
+        let mut occupied = self.occupied() | Bitboard::from_square(to);
+        let (moved, from) = match mv.drop_kind() {
             Some(kind) => {
                 self.hands[us.index()].remove(kind);
                 self.hand_key = self.hand_key.wrapping_sub(zobrist::hand(us, kind));
-                self.put(Piece::new(us, kind), to);
+                let piece = Piece::new(us, kind);
+                self.put(piece, to);
+                (piece, None)
             }
             None => {
                 let from = mv.origin_unchecked();
@@ -335,13 +398,16 @@ impl Position {
                 if piece.kind() == PieceKind::King {
                     self.king[us.index()] = Some(to);
                 }
+                occupied ^= Bitboard::from_square(from);
+                (moved, Some(from))
             }
-        }
+        };
         self.history.push(state);
         self.side = !us;
         self.board_key ^= zobrist::side();
         self.ply += 1;
-        self.checkers = self.compute_checkers();
+        self.checkers = self.checkers_after(moved, from, to, occupied);
+        debug_assert_eq!(self.checkers, self.compute_checkers());
     }
 
     /// Takes back the last move played. Returns it, or `None` when there is no history.
@@ -351,7 +417,7 @@ impl Position {
         let mv = state.mv;
         let to = mv.to();
         let moved = self.board[to.index()].expect("the moved piece on its destination");
-        self.remove(moved, to);
+        self.remove_keyless(moved, to);
         match mv.drop_kind() {
             Some(kind) => self.hands[us.index()].add(kind),
             None => {
@@ -361,12 +427,12 @@ impl Position {
                 } else {
                     moved
                 };
-                self.put(piece, from);
+                self.put_keyless(piece, from);
                 if piece.kind() == PieceKind::King {
                     self.king[us.index()] = Some(from);
                 }
                 if let Some(captured) = state.captured {
-                    self.put(captured, to);
+                    self.put_keyless(captured, to);
                     self.hands[us.index()].remove(captured.kind().unpromoted());
                 }
             }

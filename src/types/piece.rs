@@ -174,7 +174,11 @@ impl Piece {
 
     #[inline(always)]
     pub const fn kind(self) -> PieceKind {
-        PieceKind::ALL[(self.0.get() & 15) as usize - 1]
+        let k = self.0.get() & 15;
+        debug_assert!(k >= 1 && k <= 14);
+        // SAFETY: `Piece::new` is the only constructor and stores a `PieceKind` discriminant
+        // (1..=14) in the low nibble; `PieceKind` is `repr(u8)` with exactly those values.
+        unsafe { std::mem::transmute::<u8, PieceKind>(k) }
     }
 
     #[inline(always)]
