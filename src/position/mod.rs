@@ -32,16 +32,44 @@ pub struct StateInfo {
     pub captured: Option<Piece>,
 }
 
+/// Index of the first per-kind set in [`PieceSets`]; sets 0 and 1 are the colours.
+const KIND_SETS: usize = 2;
+const SETS: usize = KIND_SETS + 15;
+
+/// The position's bitboards, each kept as two 64-bit words in separate arrays.
+///
+/// Moves update a set one word at a time; had the words stayed adjacent, the compiler
+/// reads a set back as one 128-bit vector load, which cannot be forwarded from the two
+/// fresh 64-bit stores and stalls for a dozen cycles on every make and unmake.
+#[derive(Clone)]
+struct PieceSets {
+    low: [u64; SETS],
+    high: [u64; SETS],
+}
+
+impl PieceSets {
+    #[inline(always)]
+    fn get(&self, i: usize) -> Bitboard {
+        Bitboard(self.low[i] as u128 | (self.high[i] as u128) << 64)
+    }
+
+    #[inline(always)]
+    fn toggle(&mut self, i: usize, bit: Bitboard) {
+        self.low[i] ^= bit.0 as u64;
+        self.high[i] ^= (bit.0 >> 64) as u64;
+    }
+}
+
 /// A shogi position with its game history.
 ///
-/// Invariants: `board`, `by_color` and `by_kind` describe the same pieces; `king` matches the
+/// Invariants: `board` and `sets` describe the same pieces; `king` matches the
 /// kings on the board (zero or one per side); `board_key`/`hand_key` equal the keys computed
 /// from scratch; `checkers` are the enemy pieces attacking the side to move's king.
 #[derive(Clone)]
 pub struct Position {
     board: [Option<Piece>; 81],
-    by_color: [Bitboard; 2],
-    by_kind: [Bitboard; 15],
+    /// Piece sets: one per colour, then one per kind (see [`PieceSets`]).
+    sets: PieceSets,
     hands: [Hand; 2],
     king: [Option<Square>; 2],
     side: Color,
@@ -76,8 +104,10 @@ impl Position {
     fn empty() -> Position {
         Position {
             board: [None; 81],
-            by_color: [Bitboard::EMPTY; 2],
-            by_kind: [Bitboard::EMPTY; 15],
+            sets: PieceSets {
+                low: [0; SETS],
+                high: [0; SETS],
+            },
             hands: [Hand::EMPTY; 2],
             king: [None; 2],
             side: Color::Black,
@@ -115,34 +145,34 @@ impl Position {
 
     #[inline(always)]
     pub fn occupied(&self) -> Bitboard {
-        self.by_color[0] | self.by_color[1]
+        self.sets.get(0) | self.sets.get(1)
     }
 
     #[inline(always)]
     pub fn pieces(&self, color: Color) -> Bitboard {
-        self.by_color[color.index()]
+        self.sets.get(color.index())
     }
 
     /// All pieces of `kind`, both colours.
     #[inline(always)]
     pub fn pieces_of_kind(&self, kind: PieceKind) -> Bitboard {
-        self.by_kind[kind.index()]
+        self.sets.get(KIND_SETS + kind.index())
     }
 
     /// `color`'s pieces of `kind`.
     #[inline(always)]
     pub fn pieces_of(&self, color: Color, kind: PieceKind) -> Bitboard {
-        self.by_kind[kind.index()] & self.by_color[color.index()]
+        self.pieces_of_kind(kind) & self.pieces(color)
     }
 
     /// Pieces that move like a gold: gold and the four promoted minor pieces (both colours).
     #[inline(always)]
     pub fn gold_movers(&self) -> Bitboard {
-        self.by_kind[PieceKind::Gold.index()]
-            | self.by_kind[PieceKind::ProPawn.index()]
-            | self.by_kind[PieceKind::ProLance.index()]
-            | self.by_kind[PieceKind::ProKnight.index()]
-            | self.by_kind[PieceKind::ProSilver.index()]
+        self.pieces_of_kind(PieceKind::Gold)
+            | self.pieces_of_kind(PieceKind::ProPawn)
+            | self.pieces_of_kind(PieceKind::ProLance)
+            | self.pieces_of_kind(PieceKind::ProKnight)
+            | self.pieces_of_kind(PieceKind::ProSilver)
     }
 
     /// Enemy pieces giving check to the side to move.
@@ -196,31 +226,53 @@ impl Position {
     #[inline]
     pub fn attackers_to(&self, color: Color, sq: Square, occupied: Bitboard) -> Bitboard {
         let them = !color;
-        let k = &self.by_kind;
+        let k = |kind: PieceKind| self.pieces_of_kind(kind);
         let rook_lines = attacks::rook(sq, occupied);
         let bishop_lines = attacks::bishop(sq, occupied);
-        let hits = (attacks::pawn(them, sq) & k[PieceKind::Pawn.index()])
-            | (attacks::knight(them, sq) & k[PieceKind::Knight.index()])
-            | (attacks::silver(them, sq) & k[PieceKind::Silver.index()])
+        let hits = (attacks::pawn(them, sq) & k(PieceKind::Pawn))
+            | (attacks::knight(them, sq) & k(PieceKind::Knight))
+            | (attacks::silver(them, sq) & k(PieceKind::Silver))
             | (attacks::gold(them, sq) & self.gold_movers())
             | (attacks::king(sq)
-                & (k[PieceKind::King.index()]
-                    | k[PieceKind::Horse.index()]
-                    | k[PieceKind::Dragon.index()]))
-            | (bishop_lines & (k[PieceKind::Bishop.index()] | k[PieceKind::Horse.index()]))
-            | (rook_lines & (k[PieceKind::Rook.index()] | k[PieceKind::Dragon.index()]))
-            | (rook_lines & attacks::lance_pseudo(them, sq) & k[PieceKind::Lance.index()]);
-        hits & self.by_color[color.index()]
+                & (k(PieceKind::King)
+                    | k(PieceKind::Horse)
+                    | k(PieceKind::Dragon)))
+            | (bishop_lines & (k(PieceKind::Bishop) | k(PieceKind::Horse)))
+            | (rook_lines & (k(PieceKind::Rook) | k(PieceKind::Dragon)))
+            | (rook_lines & attacks::lance_pseudo(them, sq) & k(PieceKind::Lance));
+        hits & self.pieces(color)
     }
 
     /// Whether any of `color`'s pieces attacks `sq`, sliders seen through `occupied`.
+    /// Tests the cheap step attacks first and stops at the first hit.
     #[inline]
     pub fn is_attacked(&self, color: Color, sq: Square, occupied: Bitboard) -> bool {
-        self.attackers_to(color, sq, occupied).is_nonempty()
+        let them = !color;
+        let k = |kind: PieceKind| self.pieces_of_kind(kind);
+        let own = self.pieces(color);
+        let steps = (attacks::pawn(them, sq) & k(PieceKind::Pawn))
+            | (attacks::knight(them, sq) & k(PieceKind::Knight))
+            | (attacks::silver(them, sq) & k(PieceKind::Silver))
+            | (attacks::gold(them, sq) & self.gold_movers())
+            | (attacks::king(sq) & (k(PieceKind::King) | k(PieceKind::Horse) | k(PieceKind::Dragon)));
+        if (steps & own).is_nonempty() {
+            return true;
+        }
+        let diagonal = (k(PieceKind::Bishop) | k(PieceKind::Horse)) & own;
+        if (attacks::bishop_pseudo(sq) & diagonal).is_nonempty()
+            && (attacks::bishop(sq, occupied) & diagonal).is_nonempty()
+        {
+            return true;
+        }
+        let straight = ((k(PieceKind::Rook) | k(PieceKind::Dragon))
+            | (k(PieceKind::Lance) & attacks::lance_pseudo(them, sq)))
+            & own;
+        (attacks::rook_pseudo(sq) & straight).is_nonempty()
+            && (attacks::rook(sq, occupied) & straight).is_nonempty()
     }
 
     /// The squares a `piece` on `sq` attacks, given the occupancy.
-    #[inline]
+    #[inline(always)]
     pub fn piece_attacks(piece: Piece, sq: Square, occupied: Bitboard) -> Bitboard {
         let c = piece.color();
         match piece.kind() {
@@ -245,13 +297,13 @@ impl Position {
             return Bitboard::EMPTY;
         };
         let them = !color;
-        let k = &self.by_kind;
+        let k = |kind: PieceKind| self.pieces_of_kind(kind);
         let snipers = ((attacks::bishop_pseudo(ksq)
-            & (k[PieceKind::Bishop.index()] | k[PieceKind::Horse.index()]))
+            & (k(PieceKind::Bishop) | k(PieceKind::Horse)))
             | (attacks::rook_pseudo(ksq)
-                & (k[PieceKind::Rook.index()] | k[PieceKind::Dragon.index()]))
-            | (attacks::lance_pseudo(color, ksq) & k[PieceKind::Lance.index()]))
-            & self.by_color[them.index()];
+                & (k(PieceKind::Rook) | k(PieceKind::Dragon)))
+            | (attacks::lance_pseudo(color, ksq) & k(PieceKind::Lance)))
+            & self.pieces(them);
         let occupied = self.occupied();
         let mut blockers = Bitboard::EMPTY;
         for s in snipers {
@@ -266,7 +318,7 @@ impl Position {
     /// The side to move's pieces pinned against its king.
     #[inline]
     pub fn pinned(&self) -> Bitboard {
-        self.blockers_for_king(self.side) & self.by_color[self.side.index()]
+        self.blockers_for_king(self.side) & self.pieces(self.side)
     }
 
     fn compute_checkers(&self) -> Bitboard {
@@ -301,18 +353,18 @@ impl Position {
         if let Some(from) = from {
             let ray = attacks::ray_towards(ksq, from);
             if ray.is_nonempty() && !ray.has(to) {
-                let k = &self.by_kind;
+                let k = |kind: PieceKind| self.pieces_of_kind(kind);
                 let sliders = if attacks::on_diagonal(ksq, from) {
                     attacks::bishop(ksq, occupied)
-                        & (k[PieceKind::Bishop.index()] | k[PieceKind::Horse.index()])
+                        & (k(PieceKind::Bishop) | k(PieceKind::Horse))
                 } else {
                     let lines = attacks::rook(ksq, occupied);
-                    (lines & (k[PieceKind::Rook.index()] | k[PieceKind::Dragon.index()]))
+                    (lines & (k(PieceKind::Rook) | k(PieceKind::Dragon)))
                         | (lines
                             & attacks::lance_pseudo(self.side, ksq)
-                            & k[PieceKind::Lance.index()])
+                            & k(PieceKind::Lance))
                 };
-                checkers |= sliders & ray & self.by_color[mover.index()];
+                checkers |= sliders & ray & self.pieces(mover);
             }
         }
         checkers
@@ -325,8 +377,8 @@ impl Position {
     fn put(&mut self, piece: Piece, sq: Square) {
         let bit = Bitboard::from_square(sq);
         self.board[sq.index()] = Some(piece);
-        self.by_color[piece.color().index()] |= bit;
-        self.by_kind[piece.kind().index()] |= bit;
+        self.sets.toggle(piece.color().index(), bit);
+        self.sets.toggle(KIND_SETS + piece.kind().index(), bit);
         self.board_key ^= zobrist::piece_square(piece, sq);
     }
 
@@ -335,8 +387,8 @@ impl Position {
     fn put_keyless(&mut self, piece: Piece, sq: Square) {
         let bit = Bitboard::from_square(sq);
         self.board[sq.index()] = Some(piece);
-        self.by_color[piece.color().index()] |= bit;
-        self.by_kind[piece.kind().index()] |= bit;
+        self.sets.toggle(piece.color().index(), bit);
+        self.sets.toggle(KIND_SETS + piece.kind().index(), bit);
     }
 
     /// `remove` without the key update, for `undo`.
@@ -344,16 +396,16 @@ impl Position {
     fn remove_keyless(&mut self, piece: Piece, sq: Square) {
         let bit = Bitboard::from_square(sq);
         self.board[sq.index()] = None;
-        self.by_color[piece.color().index()] ^= bit;
-        self.by_kind[piece.kind().index()] ^= bit;
+        self.sets.toggle(piece.color().index(), bit);
+        self.sets.toggle(KIND_SETS + piece.kind().index(), bit);
     }
 
     #[inline(always)]
     fn remove(&mut self, piece: Piece, sq: Square) {
         let bit = Bitboard::from_square(sq);
         self.board[sq.index()] = None;
-        self.by_color[piece.color().index()] ^= bit;
-        self.by_kind[piece.kind().index()] ^= bit;
+        self.sets.toggle(piece.color().index(), bit);
+        self.sets.toggle(KIND_SETS + piece.kind().index(), bit);
         self.board_key ^= zobrist::piece_square(piece, sq);
     }
 

@@ -199,7 +199,7 @@ impl Position {
         let free = own & !pinned;
 
         // Pawns all at once: shift forward, then walk the destinations.
-        let pawns = free & self.by_kind[PieceKind::Pawn.index()];
+        let pawns = free & self.pieces_of_kind(PieceKind::Pawn);
         let pawn_to = pawns.forward(us) & t.any();
         let back = |to: Square| match us {
             Color::Black => Square::from_index_unchecked(to.index() + 1),
@@ -212,17 +212,17 @@ impl Position {
             list.push(Move::new(back(to), to, false));
         }
 
-        let k = &self.by_kind;
+        let k = |kind: PieceKind| self.pieces_of_kind(kind);
         let targets = t.any();
-        for from in free & k[PieceKind::Lance.index()] {
+        for from in free & k(PieceKind::Lance) {
             let a = attacks::lance(us, from, occupied) & targets;
             push_piece_moves(list, us, PieceKind::Lance, from, a, &t);
         }
-        for from in free & k[PieceKind::Knight.index()] {
+        for from in free & k(PieceKind::Knight) {
             let a = attacks::knight(us, from) & targets;
             push_piece_moves(list, us, PieceKind::Knight, from, a, &t);
         }
-        for from in free & k[PieceKind::Silver.index()] {
+        for from in free & k(PieceKind::Silver) {
             let a = attacks::silver(us, from) & targets;
             push_piece_moves(list, us, PieceKind::Silver, from, a, &t);
         }
@@ -230,19 +230,19 @@ impl Position {
             let a = attacks::gold(us, from) & targets;
             push_piece_moves(list, us, PieceKind::Gold, from, a, &t);
         }
-        for from in free & k[PieceKind::Bishop.index()] {
+        for from in free & k(PieceKind::Bishop) {
             let a = attacks::bishop(from, occupied) & targets;
             push_piece_moves(list, us, PieceKind::Bishop, from, a, &t);
         }
-        for from in free & k[PieceKind::Rook.index()] {
+        for from in free & k(PieceKind::Rook) {
             let a = attacks::rook(from, occupied) & targets;
             push_piece_moves(list, us, PieceKind::Rook, from, a, &t);
         }
-        for from in free & k[PieceKind::Horse.index()] {
+        for from in free & k(PieceKind::Horse) {
             let a = attacks::horse(from, occupied) & targets;
             push_piece_moves(list, us, PieceKind::Horse, from, a, &t);
         }
-        for from in free & k[PieceKind::Dragon.index()] {
+        for from in free & k(PieceKind::Dragon) {
             let a = attacks::dragon(from, occupied) & targets;
             push_piece_moves(list, us, PieceKind::Dragon, from, a, &t);
         }
@@ -375,38 +375,38 @@ impl Position {
         let targets = !own & mask;
         let pinned = self.pinned();
         let free = own & !pinned;
-        let k = &self.by_kind;
+        let k = |kind: PieceKind| self.pieces_of_kind(kind);
 
-        let pawn_to = (free & k[PieceKind::Pawn.index()]).forward(us) & targets;
+        let pawn_to = (free & k(PieceKind::Pawn)).forward(us) & targets;
         count += ((pawn_to & Bitboard::far_ranks(us, 3)).count()
             + (pawn_to & !Bitboard::far_ranks(us, 1)).count()) as usize;
-        for from in free & k[PieceKind::Lance.index()] {
+        for from in free & k(PieceKind::Lance) {
             let a = attacks::lance(us, from, occupied) & targets;
             count += count_piece_moves(us, PieceKind::Lance, from, a);
         }
-        for from in free & k[PieceKind::Knight.index()] {
+        for from in free & k(PieceKind::Knight) {
             let a = attacks::knight(us, from) & targets;
             count += count_piece_moves(us, PieceKind::Knight, from, a);
         }
-        for from in free & k[PieceKind::Silver.index()] {
+        for from in free & k(PieceKind::Silver) {
             let a = attacks::silver(us, from) & targets;
             count += count_piece_moves(us, PieceKind::Silver, from, a);
         }
         for from in free & self.gold_movers() {
             count += (attacks::gold(us, from) & targets).count() as usize;
         }
-        for from in free & k[PieceKind::Bishop.index()] {
+        for from in free & k(PieceKind::Bishop) {
             let a = attacks::bishop(from, occupied) & targets;
             count += count_piece_moves(us, PieceKind::Bishop, from, a);
         }
-        for from in free & k[PieceKind::Rook.index()] {
+        for from in free & k(PieceKind::Rook) {
             let a = attacks::rook(from, occupied) & targets;
             count += count_piece_moves(us, PieceKind::Rook, from, a);
         }
-        for from in free & k[PieceKind::Horse.index()] {
+        for from in free & k(PieceKind::Horse) {
             count += (attacks::horse(from, occupied) & targets).count() as usize;
         }
-        for from in free & k[PieceKind::Dragon.index()] {
+        for from in free & k(PieceKind::Dragon) {
             count += (attacks::dragon(from, occupied) & targets).count() as usize;
         }
         if let Some(ksq) = ksq {

@@ -218,9 +218,9 @@ fn parse_hand(text: &str) -> Result<[Hand; 2], SfenError> {
 fn validate(pos: &Position) -> Result<(), SfenError> {
     // Piece counts, board and hands together.
     for kind in PieceKind::ALL.iter().filter(|k| !k.is_promoted()) {
-        let mut on_board = pos.by_kind[kind.index()].count();
+        let mut on_board = pos.pieces_of_kind(*kind).count();
         if kind.can_promote() {
-            on_board += pos.by_kind[kind.promoted().index()].count();
+            on_board += pos.pieces_of_kind(kind.promoted()).count();
         }
         let in_hands = if *kind == PieceKind::King {
             0
