@@ -360,6 +360,13 @@ impl Position {
 
     /// Counts the legal moves without listing them (bulk counting for perft).
     pub fn count_legal(&self) -> usize {
+        self.count_legal_inline()
+    }
+
+    /// [`Position::count_legal`], inlined into its caller so that a caller compiled for
+    /// more CPU features (hardware popcount, see `perft`) counts with them too.
+    #[inline(always)]
+    pub(crate) fn count_legal_inline(&self) -> usize {
         let us = self.side;
         let own = self.pieces(us);
         let occupied = self.occupied();
