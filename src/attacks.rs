@@ -198,6 +198,12 @@ pub fn on_diagonal(a: Square, b: Square) -> bool {
     matches!(DIRECTION[a.index()][b.index()], 0 | 2 | 5 | 7)
 }
 
+/// Whether `a` and `b` share a file or a rank.
+#[inline(always)]
+pub fn on_straight(a: Square, b: Square) -> bool {
+    matches!(DIRECTION[a.index()][b.index()], 1 | 3 | 4 | 6)
+}
+
 /// Whether `c` lies on the line through `a` and `b` (with `a != b`).
 #[inline(always)]
 pub fn aligned(a: Square, b: Square, c: Square) -> bool {

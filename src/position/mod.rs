@@ -234,9 +234,7 @@ impl Position {
             | (attacks::silver(them, sq) & k(PieceKind::Silver))
             | (attacks::gold(them, sq) & self.gold_movers())
             | (attacks::king(sq)
-                & (k(PieceKind::King)
-                    | k(PieceKind::Horse)
-                    | k(PieceKind::Dragon)))
+                & (k(PieceKind::King) | k(PieceKind::Horse) | k(PieceKind::Dragon)))
             | (bishop_lines & (k(PieceKind::Bishop) | k(PieceKind::Horse)))
             | (rook_lines & (k(PieceKind::Rook) | k(PieceKind::Dragon)))
             | (rook_lines & attacks::lance_pseudo(them, sq) & k(PieceKind::Lance));
@@ -254,7 +252,8 @@ impl Position {
             | (attacks::knight(them, sq) & k(PieceKind::Knight))
             | (attacks::silver(them, sq) & k(PieceKind::Silver))
             | (attacks::gold(them, sq) & self.gold_movers())
-            | (attacks::king(sq) & (k(PieceKind::King) | k(PieceKind::Horse) | k(PieceKind::Dragon)));
+            | (attacks::king(sq)
+                & (k(PieceKind::King) | k(PieceKind::Horse) | k(PieceKind::Dragon)));
         if (steps & own).is_nonempty() {
             return true;
         }
@@ -300,8 +299,7 @@ impl Position {
         let k = |kind: PieceKind| self.pieces_of_kind(kind);
         let snipers = ((attacks::bishop_pseudo(ksq)
             & (k(PieceKind::Bishop) | k(PieceKind::Horse)))
-            | (attacks::rook_pseudo(ksq)
-                & (k(PieceKind::Rook) | k(PieceKind::Dragon)))
+            | (attacks::rook_pseudo(ksq) & (k(PieceKind::Rook) | k(PieceKind::Dragon)))
             | (attacks::lance_pseudo(color, ksq) & k(PieceKind::Lance)))
             & self.pieces(them);
         let occupied = self.occupied();
@@ -347,7 +345,7 @@ impl Position {
         };
         let mover = !self.side;
         let mut checkers = Bitboard::EMPTY;
-        if Self::piece_attacks(moved, to, occupied).has(ksq) {
+        if Self::gives_direct_check(moved, to, ksq, occupied) {
             checkers |= Bitboard::from_square(to);
         }
         if let Some(from) = from {
@@ -355,19 +353,40 @@ impl Position {
             if ray.is_nonempty() && !ray.has(to) {
                 let k = |kind: PieceKind| self.pieces_of_kind(kind);
                 let sliders = if attacks::on_diagonal(ksq, from) {
-                    attacks::bishop(ksq, occupied)
-                        & (k(PieceKind::Bishop) | k(PieceKind::Horse))
+                    attacks::bishop(ksq, occupied) & (k(PieceKind::Bishop) | k(PieceKind::Horse))
                 } else {
                     let lines = attacks::rook(ksq, occupied);
                     (lines & (k(PieceKind::Rook) | k(PieceKind::Dragon)))
-                        | (lines
-                            & attacks::lance_pseudo(self.side, ksq)
-                            & k(PieceKind::Lance))
+                        | (lines & attacks::lance_pseudo(self.side, ksq) & k(PieceKind::Lance))
                 };
                 checkers |= sliders & ray & self.pieces(mover);
             }
         }
         checkers
+    }
+
+    /// Whether `piece` on `sq` attacks `target`. Sliders are tested by line and an empty
+    /// in-between rather than by a full attack lookup.
+    #[inline(always)]
+    fn gives_direct_check(piece: Piece, sq: Square, target: Square, occupied: Bitboard) -> bool {
+        let c = piece.color();
+        let clear = || (attacks::between(sq, target) & occupied).is_empty();
+        match piece.kind() {
+            PieceKind::Pawn => attacks::pawn(c, sq).has(target),
+            PieceKind::Knight => attacks::knight(c, sq).has(target),
+            PieceKind::Silver => attacks::silver(c, sq).has(target),
+            PieceKind::King => attacks::king(sq).has(target),
+            PieceKind::Lance => attacks::lance_pseudo(c, sq).has(target) && clear(),
+            PieceKind::Bishop => attacks::on_diagonal(sq, target) && clear(),
+            PieceKind::Rook => attacks::on_straight(sq, target) && clear(),
+            PieceKind::Horse => {
+                attacks::king(sq).has(target) || (attacks::on_diagonal(sq, target) && clear())
+            }
+            PieceKind::Dragon => {
+                attacks::king(sq).has(target) || (attacks::on_straight(sq, target) && clear())
+            }
+            _ => attacks::gold(c, sq).has(target),
+        }
     }
 
     // -----------------------------------------------------------------------------------
