@@ -1,0 +1,276 @@
+//! The `hayate` binary: the perft command line and the USI loop.
+
+use hayate::perft::{perft, LeafMode};
+use hayate::Position;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_hayate");
+const MATSURI: &str = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1";
+
+fn hayate(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run the hayate binary")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("UTF-8 stdout")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).expect("UTF-8 stderr")
+}
+
+/// Parses `nodes <N> time <ms> nps <N>` and returns N.
+fn nodes_line(line: &str) -> u64 {
+    let words: Vec<&str> = line.split(' ').collect();
+    assert_eq!(words.len(), 6, "summary line {line:?}");
+    assert_eq!(words[0], "nodes", "{line:?}");
+    assert_eq!(words[2], "time", "{line:?}");
+    assert_eq!(words[4], "nps", "{line:?}");
+    words[3].parse::<u64>().expect("time is a number");
+    words[5].parse::<u64>().expect("nps is a number");
+    words[1].parse().expect("node count is a number")
+}
+
+fn assert_ok(out: &Output) {
+    assert!(
+        out.status.success(),
+        "exit {:?}, stderr {}",
+        out.status,
+        stderr(out)
+    );
+}
+
+fn assert_clean_failure(out: &Output) {
+    assert!(!out.status.success(), "should fail: {}", stdout(out));
+    // An error exit, not a panic (Rust's panic exit code is 101).
+    assert_ne!(out.status.code(), Some(101), "panicked: {}", stderr(out));
+    let err = stderr(out);
+    assert!(!err.trim().is_empty(), "no message on stderr");
+    assert!(!err.contains("panicked"), "panicked: {err}");
+    assert!(stdout(out).trim().is_empty(), "nothing on stdout expected");
+}
+
+#[test]
+fn perft_3_from_startpos() {
+    let out = hayate(&["perft", "3"]);
+    assert_ok(&out);
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 1, "{text}");
+    assert_eq!(nodes_line(lines[0]), 25470);
+}
+
+#[test]
+fn perft_2_divide() {
+    let out = hayate(&["perft", "2", "--divide"]);
+    assert_ok(&out);
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 31, "30 moves and the summary: {text}");
+    let mut moves = Vec::new();
+    let mut sum = 0;
+    for line in &lines[..30] {
+        let (mv, n) = line.split_once(' ').expect("<move> <count>");
+        let n: u64 = n.parse().expect("count");
+        // After any of Black's 30 first moves White has 30 replies: no first move opens
+        // a line to White's pieces or takes away a White move.
+        assert_eq!(n, 30, "{line}");
+        assert!(hayate::Move::from_usi(mv).is_some(), "{mv}");
+        moves.push(mv.to_string());
+        sum += n;
+    }
+    assert_eq!(sum, 900);
+    let mut sorted = moves.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(moves, sorted, "sorted and distinct");
+    // The 30 lines are the 30 legal moves of the start position.
+    let mut legal: Vec<String> = Position::startpos()
+        .legal_moves()
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    legal.sort();
+    assert_eq!(moves, legal);
+    assert_eq!(nodes_line(lines[30]), 900);
+}
+
+#[test]
+fn perft_3_matsuri_two_threads() {
+    let out = hayate(&["perft", "3", "--sfen", MATSURI, "--threads", "2"]);
+    assert_ok(&out);
+    let text = stdout(&out);
+    assert_eq!(nodes_line(text.lines().last().unwrap()), 4809015);
+}
+
+#[test]
+fn perft_2_full() {
+    let out = hayate(&["perft", "2", "--full"]);
+    assert_ok(&out);
+    assert_eq!(nodes_line(stdout(&out).lines().last().unwrap()), 900);
+    // Options may come before the depth.
+    let out = hayate(&["perft", "--full", "--threads", "2", "1"]);
+    assert_ok(&out);
+    assert_eq!(nodes_line(stdout(&out).lines().last().unwrap()), 30);
+}
+
+#[test]
+fn perft_0_is_one_node() {
+    let out = hayate(&["perft", "0"]);
+    assert_ok(&out);
+    assert_eq!(nodes_line(stdout(&out).trim()), 1);
+}
+
+#[test]
+fn perft_bad_arguments_fail_cleanly() {
+    let cases: [&[&str]; 10] = [
+        &["perft", "x"],
+        &["perft", "3", "--sfen", "garbage"],
+        &["perft"],
+        &["perft", "-1"],
+        &["perft", "21"],
+        &["perft", "3", "--sfen"],
+        &["perft", "3", "--threads", "0"],
+        &["perft", "3", "--threads", "many"],
+        &["perft", "3", "4"],
+        &["perft", "3", "--bogus"],
+    ];
+    for args in cases {
+        let out = hayate(args);
+        assert_clean_failure(&out);
+    }
+    // The message names what was wrong.
+    let err = stderr(&hayate(&["perft", "x"]));
+    assert!(err.contains("'x'"), "{err}");
+    let err = stderr(&hayate(&["perft", "3", "--sfen", "garbage"]));
+    assert!(err.contains("sfen"), "{err}");
+}
+
+#[test]
+fn other_commands() {
+    let out = hayate(&["--version"]);
+    assert_ok(&out);
+    assert!(stdout(&out).starts_with("hayate "));
+    let out = hayate(&["help"]);
+    assert_ok(&out);
+    assert!(stdout(&out).contains("perft"));
+    let out = hayate(&["frobnicate"]);
+    assert_clean_failure(&out);
+    assert!(stderr(&out).contains("frobnicate"));
+}
+
+// ---------------------------------------------------------------------------------------
+// USI
+
+/// Runs the USI loop on `input`; returns stdout and the exit status.
+fn usi(input: &str) -> Output {
+    let mut child = Command::new(BIN)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn hayate");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .expect("write USI commands");
+    child.wait_with_output().expect("hayate exits")
+}
+
+#[test]
+fn usi_session() {
+    let input = "usi\nisready\nposition startpos moves 7g7f 3c3d\ngo perft 2\n\
+                 position sfen garbage\nposition startpos moves 7g7f 7g7f\nfoo\n\nquit\n";
+    let out = usi(input);
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+
+    let usiok = lines.iter().position(|l| *l == "usiok").expect("usiok");
+    assert!(
+        lines[..usiok]
+            .iter()
+            .any(|l| l.starts_with("id name hayate")),
+        "{text}"
+    );
+    assert!(lines[..usiok].iter().any(|l| l.starts_with("id author")));
+    let readyok = lines.iter().position(|l| *l == "readyok").expect("readyok");
+    assert!(readyok > usiok);
+
+    // go perft 2 after 7g7f 3c3d: divide lines, then the summary.
+    let mut expected_pos = Position::startpos();
+    for m in ["7g7f", "3c3d"] {
+        expected_pos
+            .try_play(expected_pos.parse_move(m).unwrap())
+            .unwrap();
+    }
+    let expected = perft(&mut expected_pos.clone(), 2, LeafMode::Full);
+    let summary = lines
+        .iter()
+        .position(|l| l.starts_with("nodes "))
+        .expect("perft summary");
+    assert_eq!(nodes_line(lines[summary]), expected);
+    let divide = &lines[readyok + 1..summary];
+    assert_eq!(divide.len(), expected_pos.count_legal(), "{text}");
+    let sum: u64 = divide
+        .iter()
+        .map(|l| l.split_once(' ').unwrap().1.parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, expected);
+
+    // After it: three info strings, in order (bad SFEN, illegal move, unknown command),
+    // and nothing for the empty line.
+    let rest = &lines[summary + 1..];
+    assert_eq!(rest.len(), 3, "{text}");
+    assert!(rest.iter().all(|l| l.starts_with("info string ")), "{text}");
+    assert!(rest[0].contains("sfen"), "{}", rest[0]);
+    assert!(rest[1].contains("illegal move 2"), "{}", rest[1]);
+    assert!(rest[1].contains("7g7f"), "{}", rest[1]);
+    assert!(rest[2].contains("'foo'"), "{}", rest[2]);
+}
+
+#[test]
+fn usi_keeps_state_between_commands() {
+    // A bad SFEN keeps the previous position; an illegal move keeps the moves before it.
+    // `go perft 1` then counts the legal moves of the position in force.
+    let input = "position startpos moves 7g7f\nposition sfen garbage\ngo perft 1\n\
+                 position startpos moves 2g2f 8c8d 2f2f\ngo perft 1\nquit\n";
+    let out = usi(input);
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    let summaries: Vec<u64> = text
+        .lines()
+        .filter(|l| l.starts_with("nodes "))
+        .map(nodes_line)
+        .collect();
+    let count_after = |moves: &[&str]| {
+        let mut p = Position::startpos();
+        for m in moves {
+            p.try_play(p.parse_move(m).unwrap()).unwrap();
+        }
+        p.count_legal() as u64
+    };
+    assert_eq!(
+        summaries,
+        vec![count_after(&["7g7f"]), count_after(&["2g2f", "8c8d"])]
+    );
+    assert!(text.contains("illegal move 3"), "{text}");
+}
+
+#[test]
+fn usi_ends_at_end_of_input() {
+    // No quit: the loop stops when stdin closes, with exit code 0.
+    let out = usi("isready\n");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out).trim(), "readyok");
+    let out = usi("");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout(&out).is_empty());
+}
