@@ -256,12 +256,8 @@ impl Position {
         }
 
         if MODE != CAPTURES {
-            let drop_targets = if self.checkers.is_empty() {
-                empty
-            } else {
-                mask & empty
-            };
-            self.generate_drops(list, drop_targets);
+            // In check, `mask & empty` is the squares between the king and the checker.
+            self.generate_drops(list, mask & empty);
         }
     }
 
