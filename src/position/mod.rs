@@ -3,11 +3,13 @@
 
 mod legality;
 mod movegen;
+mod rules;
 mod sfen;
 pub mod zobrist;
 
 pub use legality::IllegalMove;
 pub use movegen::GenType;
+pub use rules::{EnteringKingRule, Repetition};
 pub use sfen::SfenError;
 
 use crate::attacks;
