@@ -394,40 +394,40 @@ impl Position {
     // -----------------------------------------------------------------------------------
     // Changing the position
 
+    /// Places `piece` on the empty square `sq`, updating the key.
     #[inline(always)]
     fn put(&mut self, piece: Piece, sq: Square) {
-        let bit = Bitboard::from_square(sq);
-        self.board[sq.index()] = Some(piece);
-        self.sets.toggle(piece.color().index(), bit);
-        self.sets.toggle(KIND_SETS + piece.kind().index(), bit);
+        self.put_keyless(piece, sq);
+        self.board_key ^= zobrist::piece_square(piece, sq);
+    }
+
+    /// Takes `piece` off `sq`, updating the key.
+    #[inline(always)]
+    fn remove(&mut self, piece: Piece, sq: Square) {
+        self.remove_keyless(piece, sq);
         self.board_key ^= zobrist::piece_square(piece, sq);
     }
 
     /// `put` without the key update, for `undo`, which restores the saved key.
     #[inline(always)]
     fn put_keyless(&mut self, piece: Piece, sq: Square) {
-        let bit = Bitboard::from_square(sq);
         self.board[sq.index()] = Some(piece);
-        self.sets.toggle(piece.color().index(), bit);
-        self.sets.toggle(KIND_SETS + piece.kind().index(), bit);
+        self.toggle_sets(piece, sq);
     }
 
     /// `remove` without the key update, for `undo`.
     #[inline(always)]
     fn remove_keyless(&mut self, piece: Piece, sq: Square) {
-        let bit = Bitboard::from_square(sq);
         self.board[sq.index()] = None;
-        self.sets.toggle(piece.color().index(), bit);
-        self.sets.toggle(KIND_SETS + piece.kind().index(), bit);
+        self.toggle_sets(piece, sq);
     }
 
+    /// Flips `sq` in the colour and kind sets of `piece`.
     #[inline(always)]
-    fn remove(&mut self, piece: Piece, sq: Square) {
+    fn toggle_sets(&mut self, piece: Piece, sq: Square) {
         let bit = Bitboard::from_square(sq);
-        self.board[sq.index()] = None;
         self.sets.toggle(piece.color().index(), bit);
         self.sets.toggle(KIND_SETS + piece.kind().index(), bit);
-        self.board_key ^= zobrist::piece_square(piece, sq);
     }
 
     /// Plays a move known to be legal (from the generator, or checked with
