@@ -274,3 +274,41 @@ fn usi_ends_at_end_of_input() {
     assert_eq!(out.status.code(), Some(0));
     assert!(stdout(&out).is_empty());
 }
+
+/// Raw bytes on stdin (invalid UTF-8, control characters, NULs, a 100 kB line) are
+/// reported with printable `info string` lines only, and the loop keeps answering.
+#[test]
+fn usi_survives_binary_garbage() {
+    // A fixed pseudo-random byte stream (xorshift) so the test is reproducible.
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut input: Vec<u8> = (0..100_000)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 24) as u8
+        })
+        .collect();
+    input.extend_from_slice(b"\nisready\nposition startpos moves 7g7f\ngo perft 1\nquit\n");
+    let mut child = Command::new(BIN)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start hayate");
+    child.stdin.take().unwrap().write_all(&input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).expect("stdout is UTF-8");
+    assert!(
+        text.chars().all(|c| c == '\n' || (' '..='~').contains(&c)),
+        "non-printable output"
+    );
+    assert!(text.lines().any(|l| l == "readyok"));
+    // After 7g7f, White has 30 moves (the mirror of the start position).
+    assert!(text.lines().any(|l| l.starts_with("nodes 30 ")));
+    assert!(text.lines().all(|l| l == "readyok"
+        || l.starts_with("info string ")
+        || l.starts_with("nodes ")
+        || l.split(' ').count() == 2));
+}

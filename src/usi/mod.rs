@@ -106,7 +106,12 @@ impl Session {
                     .push(format!("legal moves: {}", self.position.count_legal()));
             }
             _ => {
-                let shown: String = command.chars().take(40).collect();
+                // Echo a short, printable form: the GUI log should not receive raw bytes.
+                let shown: String = command
+                    .chars()
+                    .take(40)
+                    .map(|c| if c.is_ascii_graphic() { c } else { '?' })
+                    .collect();
                 reply.lines.push(format!(
                     "info string unknown or unsupported command '{shown}'"
                 ));
