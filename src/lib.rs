@@ -5,6 +5,7 @@
 pub mod attacks;
 pub mod perft;
 pub mod position;
+pub mod search;
 pub mod types;
 pub mod usi;
 

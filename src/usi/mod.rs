@@ -1,110 +1,182 @@
-//! The USI protocol loop.
+//! The USI protocol: text in, engine calls, text out.
 //!
-//! This is the first slice of the front end: identification, `isready`, `position` with
-//! error reporting, `go perft`, `d` and `quit`. Commands the engine does not handle yet
-//! are answered with an `info string` so a GUI or a person sees why nothing happened.
+//! The main thread reads stdin line by line and handles each command at once; `go` starts
+//! the thinking on its own thread, so `stop`, `ponderhit`, `isready`, `gameover` and `quit`
+//! are answered while it runs. Every line goes out whole and flushed through [`Output`].
+
+mod go;
+mod options;
+
+pub use go::GoParams;
+pub use options::{OptionError, Options};
 
 use crate::perft::{self, LeafMode};
 use crate::position::Position;
+use crate::search::{self, Decision};
+use crate::types::Move;
 use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
 
-/// Runs the loop on stdin/stdout until `quit` or end of input. Returns the exit code.
-pub fn run_stdio() -> i32 {
-    let stdin = io::stdin();
-    let mut out = io::stdout().lock();
-    let mut session = Session::default();
-    let mut line = Vec::new();
-    let mut input = stdin.lock();
-    loop {
-        line.clear();
-        match input.read_until(b'\n', &mut line) {
-            Ok(0) | Err(_) => return 0,
-            Ok(_) => {}
-        }
-        let text = String::from_utf8_lossy(&line);
-        let reply = session.handle(&text);
-        for l in &reply.lines {
-            if writeln!(out, "{l}").is_err() {
-                return 0;
-            }
-        }
-        let _ = out.flush();
-        if reply.quit {
-            return 0;
-        }
+/// Longest input line kept; the rest of a longer line is read and dropped.
+const MAX_LINE: usize = 1 << 20;
+
+/// A shared, line-atomic writer: each line is written and flushed under one lock, so
+/// lines from the command loop and the thinking thread never interleave.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    pub fn new(writer: Box<dyn Write + Send>) -> Output {
+        Output(Arc::new(Mutex::new(writer)))
+    }
+
+    pub fn stdout() -> Output {
+        Output::new(Box::new(io::stdout()))
+    }
+
+    /// Writes one line. A closed output (the GUI went away) is ignored.
+    pub fn line(&self, text: &str) {
+        let mut w = match self.0.lock() {
+            Ok(w) => w,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        let _ = writeln!(w, "{text}");
+        let _ = w.flush();
+    }
+
+    fn info_string(&self, text: &str) {
+        self.line(&format!("info string {text}"));
     }
 }
 
-/// What a command produced: lines to print, and whether to stop.
-#[derive(Default)]
-pub struct Reply {
-    pub lines: Vec<String>,
-    pub quit: bool,
+/// Runs the loop on stdin/stdout until `quit` or end of input. Returns the exit code.
+pub fn run_stdio() -> i32 {
+    let mut session = Session::new(Output::stdout());
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    let mut line = Vec::new();
+    loop {
+        match read_line_capped(&mut input, &mut line) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        if !session.handle(&String::from_utf8_lossy(&line)) {
+            break;
+        }
+    }
+    session.finish_search();
+    0
+}
+
+/// Reads one line into `buf` (cleared first), keeping at most [`MAX_LINE`] bytes.
+/// Returns the number of bytes consumed, 0 at end of input.
+fn read_line_capped<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> io::Result<usize> {
+    buf.clear();
+    let mut consumed = <&mut R as io::Read>::take(input, MAX_LINE as u64).read_until(b'\n', buf)?;
+    if consumed == MAX_LINE && buf.last() != Some(&b'\n') {
+        // Too long: drop the rest of the line.
+        loop {
+            let chunk = input.fill_buf()?;
+            if chunk.is_empty() {
+                break;
+            }
+            match chunk.iter().position(|&b| b == b'\n') {
+                Some(i) => {
+                    input.consume(i + 1);
+                    consumed += i + 1;
+                    break;
+                }
+                None => {
+                    let n = chunk.len();
+                    input.consume(n);
+                    consumed += n;
+                }
+            }
+        }
+    }
+    Ok(consumed)
+}
+
+/// A `go` being answered on its own thread.
+struct Thinking {
+    stop: Arc<AtomicBool>,
+    ponderhit: Arc<AtomicBool>,
+    handle: JoinHandle<()>,
 }
 
 /// The protocol state between commands.
-#[derive(Default)]
 pub struct Session {
     position: Position,
+    options: Options,
+    out: Output,
+    thinking: Option<Thinking>,
 }
 
 impl Session {
-    /// Handles one input line.
-    pub fn handle(&mut self, line: &str) -> Reply {
-        let mut reply = Reply::default();
+    pub fn new(out: Output) -> Session {
+        Session {
+            position: Position::startpos(),
+            options: Options::default(),
+            out,
+            thinking: None,
+        }
+    }
+
+    /// Handles one input line. Returns `false` after `quit`.
+    pub fn handle(&mut self, line: &str) -> bool {
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let Some(&command) = tokens.first() else {
-            return reply;
+            return true;
         };
         let args = &tokens[1..];
         match command {
             "usi" => {
-                reply
-                    .lines
-                    .push(format!("id name hayate {}", env!("CARGO_PKG_VERSION")));
-                reply
-                    .lines
-                    .push("id author the hayate developers".to_string());
-                reply.lines.push("usiok".to_string());
+                self.out
+                    .line(&format!("id name hayate {}", env!("CARGO_PKG_VERSION")));
+                self.out.line("id author the hayate developers");
+                for l in Options::usi_lines() {
+                    self.out.line(&l);
+                }
+                self.out.line("usiok");
             }
             "isready" => {
                 crate::attacks::init();
-                reply.lines.push("readyok".to_string());
+                self.out.line("readyok");
             }
-            "usinewgame" | "stop" | "gameover" => {}
-            "quit" => reply.quit = true,
+            "setoption" => self.set_option(args),
+            "usinewgame" => self.finish_search(),
             "position" => {
+                self.finish_search();
                 if let Err(msg) = self.set_position(args) {
-                    reply.lines.push(format!("info string {msg}"));
+                    self.out.info_string(&msg);
                 }
             }
-            "go" if args.first() == Some(&"perft") => match args.get(1).map(|d| d.parse::<u32>()) {
-                Some(Ok(depth)) if depth <= 20 => {
-                    let report = perft::run(&self.position, depth, LeafMode::Bulk, 1, true);
-                    reply
-                        .lines
-                        .extend(report.to_text().lines().map(String::from));
+            "go" => self.go(args),
+            "stop" => self.finish_search(),
+            "ponderhit" => {
+                if let Some(t) = &self.thinking {
+                    t.ponderhit.store(true, Ordering::SeqCst);
                 }
-                _ => reply
-                    .lines
-                    .push("info string go perft needs a depth 0..20".to_string()),
-            },
-            "d" => {
-                reply
-                    .lines
-                    .extend(self.position.diagram().lines().map(String::from));
-                reply
-                    .lines
-                    .push(format!("key: {:016x}", self.position.key()));
-                let checkers: Vec<String> =
-                    self.position.checkers().map(|s| s.to_string()).collect();
-                reply
-                    .lines
-                    .push(format!("checkers: {}", checkers.join(" ")));
-                reply
-                    .lines
-                    .push(format!("legal moves: {}", self.position.count_legal()));
             }
+            "gameover" => self.finish_search(),
+            "quit" => {
+                self.finish_search();
+                return false;
+            }
+            "d" => self.show_board(),
+            "eval" => self
+                .out
+                .info_string("eval: no evaluation yet (it arrives with the search)"),
+            "bench" => self
+                .out
+                .info_string("bench: not available yet (it arrives with the search)"),
+            "help" => self.out.info_string(
+                "commands: usi isready setoption usinewgame position go stop ponderhit \
+                 gameover quit d eval bench help; go perft <depth> counts moves",
+            ),
             _ => {
                 // Echo a short, printable form: the GUI log should not receive raw bytes.
                 let shown: String = command
@@ -112,12 +184,38 @@ impl Session {
                     .take(40)
                     .map(|c| if c.is_ascii_graphic() { c } else { '?' })
                     .collect();
-                reply.lines.push(format!(
-                    "info string unknown or unsupported command '{shown}'"
-                ));
+                self.out
+                    .info_string(&format!("unknown or unsupported command '{shown}'"));
             }
         }
-        reply
+        true
+    }
+
+    /// Stops a running `go` (its thread prints the bestmove) and waits for it.
+    pub fn finish_search(&mut self) {
+        if let Some(t) = self.thinking.take() {
+            t.stop.store(true, Ordering::SeqCst);
+            let _ = t.handle.join();
+        }
+    }
+
+    /// `setoption name <name> [value <value...>]`.
+    fn set_option(&mut self, args: &[&str]) {
+        if args.first() != Some(&"name") || args.len() < 2 {
+            self.out
+                .info_string("setoption needs 'name <name> [value <value>]'");
+            return;
+        }
+        let value_at = args.iter().position(|&t| t == "value");
+        let name = args[1..value_at.unwrap_or(args.len())].join(" ");
+        let value = value_at
+            .map(|i| args[i + 1..].join(" "))
+            .unwrap_or_default();
+        match self.options.set(&name, &value) {
+            Ok(Some(note)) => self.out.info_string(&note),
+            Ok(None) => {}
+            Err(e) => self.out.info_string(&e.to_string()),
+        }
     }
 
     /// `position startpos|sfen <sfen> [moves ...]`. On a bad SFEN the previous position is
@@ -145,6 +243,18 @@ impl Session {
                 Ok(mv) => pos.play_unchecked(mv),
                 Err(e) => {
                     self.position = pos;
+                    let e: String = e
+                        .to_string()
+                        .chars()
+                        .take(120)
+                        .map(|c| {
+                            if c.is_ascii_graphic() || c == ' ' {
+                                c
+                            } else {
+                                '?'
+                            }
+                        })
+                        .collect();
                     return Err(format!(
                         "illegal move {} ({e}); the first {i} moves were applied",
                         i + 1
@@ -154,5 +264,70 @@ impl Session {
         }
         self.position = pos;
         Ok(())
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        self.finish_search();
+        let (params, warnings) = GoParams::parse(args);
+        for w in warnings {
+            self.out.info_string(&w);
+        }
+        if let Some(depth) = params.perft {
+            let report = perft::run(&self.position, depth, LeafMode::Bulk, 1, true);
+            for l in report.to_text().lines() {
+                self.out.line(l);
+            }
+            return;
+        }
+        if params.mate.is_some() {
+            self.out.line("checkmate notimplemented");
+            return;
+        }
+        let searchmoves: Vec<Move> = params
+            .searchmoves
+            .iter()
+            .filter_map(|t| self.position.parse_move(t).ok())
+            .collect();
+        if searchmoves.len() != params.searchmoves.len() {
+            self.out
+                .info_string("searchmoves: moves that are not legal here are ignored");
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let ponderhit = Arc::new(AtomicBool::new(false));
+        let pos = self.position.clone();
+        let rule = self.options.entering_king_rule();
+        let out = self.out.clone();
+        let (stop_t, ponderhit_t) = (stop.clone(), ponderhit.clone());
+        let handle = std::thread::spawn(move || {
+            let decision = search::choose(&pos, rule, &searchmoves);
+            // `go infinite` and `go ponder` answer only once told to.
+            while (params.infinite || (params.ponder && !ponderhit_t.load(Ordering::SeqCst)))
+                && !stop_t.load(Ordering::SeqCst)
+            {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            out.line(&match decision {
+                Decision::Move(mv) => format!("bestmove {mv}"),
+                Decision::Resign => "bestmove resign".to_string(),
+                Decision::Win => "bestmove win".to_string(),
+            });
+        });
+        self.thinking = Some(Thinking {
+            stop,
+            ponderhit,
+            handle,
+        });
+    }
+
+    fn show_board(&self) {
+        let pos = &self.position;
+        for l in pos.diagram().lines() {
+            self.out.line(l);
+        }
+        self.out.line(&format!("key: {:016x}", pos.key()));
+        let checkers: Vec<String> = pos.checkers().map(|s| s.to_string()).collect();
+        self.out.line(&format!("checkers: {}", checkers.join(" ")));
+        self.out
+            .line(&format!("legal moves: {}", pos.count_legal()));
     }
 }

@@ -1,0 +1,331 @@
+//! Engine options as USI exposes them: declared once in a table, printed by `usi`, set by
+//! `setoption`, read by the engine through typed getters.
+
+use crate::position::EnteringKingRule;
+use std::fmt;
+
+/// The type and bounds of one option.
+#[derive(Clone, Debug)]
+enum Kind {
+    Spin {
+        min: i64,
+        max: i64,
+        default: i64,
+    },
+    Check {
+        default: bool,
+    },
+    Combo {
+        vars: &'static [&'static str],
+        default: &'static str,
+    },
+    Filename {
+        default: &'static str,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Value {
+    Int(i64),
+    Bool(bool),
+    Text(String),
+}
+
+const TABLE: &[(&str, Kind)] = &[
+    (
+        "USI_Hash",
+        Kind::Spin {
+            min: 1,
+            max: 1 << 20,
+            default: 256,
+        },
+    ),
+    (
+        "Threads",
+        Kind::Spin {
+            min: 1,
+            max: 1024,
+            default: 1,
+        },
+    ),
+    ("USI_Ponder", Kind::Check { default: false }),
+    (
+        "MultiPV",
+        Kind::Spin {
+            min: 1,
+            max: 800,
+            default: 1,
+        },
+    ),
+    ("USI_OwnBook", Kind::Check { default: true }),
+    ("BookFile", Kind::Filename { default: "no_book" }),
+    (
+        "EnteringKingRule",
+        Kind::Combo {
+            vars: &EnteringKingRule::NAMES,
+            default: "CSARule27",
+        },
+    ),
+    (
+        "MaxMovesToDraw",
+        Kind::Spin {
+            min: 0,
+            max: 100_000,
+            default: 0,
+        },
+    ),
+    (
+        "NetworkDelay",
+        Kind::Spin {
+            min: 0,
+            max: 10_000,
+            default: 120,
+        },
+    ),
+    (
+        "NetworkDelay2",
+        Kind::Spin {
+            min: 0,
+            max: 10_000,
+            default: 1120,
+        },
+    ),
+    (
+        "MinimumThinkingTime",
+        Kind::Spin {
+            min: 1000,
+            max: 100_000,
+            default: 2000,
+        },
+    ),
+    (
+        "SlowMover",
+        Kind::Spin {
+            min: 1,
+            max: 1000,
+            default: 100,
+        },
+    ),
+];
+
+/// Why a `setoption` was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    /// No option has this name.
+    Unknown(String),
+    /// The value does not parse for the option's type (the option is unchanged).
+    BadValue {
+        name: String,
+        value: String,
+        expected: String,
+    },
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionError::Unknown(n) => write!(f, "unknown option '{n}'"),
+            OptionError::BadValue {
+                name,
+                value,
+                expected,
+            } => write!(
+                f,
+                "option {name}: '{value}' is not {expected}; value unchanged"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+/// Current values of every option.
+#[derive(Clone, Debug)]
+pub struct Options {
+    values: Vec<Value>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        let values = TABLE
+            .iter()
+            .map(|(_, kind)| match kind {
+                Kind::Spin { default, .. } => Value::Int(*default),
+                Kind::Check { default } => Value::Bool(*default),
+                Kind::Combo { default, .. } | Kind::Filename { default } => {
+                    Value::Text(default.to_string())
+                }
+            })
+            .collect();
+        Options { values }
+    }
+}
+
+impl Options {
+    /// The `option name …` lines that `usi` prints.
+    pub fn usi_lines() -> Vec<String> {
+        TABLE
+            .iter()
+            .map(|(name, kind)| match kind {
+                Kind::Spin { min, max, default } => {
+                    format!("option name {name} type spin default {default} min {min} max {max}")
+                }
+                Kind::Check { default } => {
+                    format!("option name {name} type check default {default}")
+                }
+                Kind::Combo { vars, default } => {
+                    let vars: Vec<String> = vars.iter().map(|v| format!("var {v}")).collect();
+                    format!(
+                        "option name {name} type combo default {default} {}",
+                        vars.join(" ")
+                    )
+                }
+                Kind::Filename { default } => {
+                    format!("option name {name} type filename default {default}")
+                }
+            })
+            .collect()
+    }
+
+    /// Sets an option (name case-insensitive). `Ok(Some(note))` when the value was
+    /// accepted after clamping, with a note saying so.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<Option<String>, OptionError> {
+        let index = TABLE
+            .iter()
+            .position(|(n, _)| n.eq_ignore_ascii_case(name))
+            .ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+        let (canonical, kind) = &TABLE[index];
+        let bad = |expected: &str| OptionError::BadValue {
+            name: canonical.to_string(),
+            value: value.to_string(),
+            expected: expected.to_string(),
+        };
+        let value = if value == "<empty>" { "" } else { value };
+        let mut note = None;
+        self.values[index] = match kind {
+            Kind::Spin { min, max, .. } => {
+                let n: i64 = value.parse().map_err(|_| bad("an integer"))?;
+                let clamped = n.clamp(*min, *max);
+                if clamped != n {
+                    note = Some(format!(
+                        "option {canonical}: {n} is outside {min}..{max}; set to {clamped}"
+                    ));
+                }
+                Value::Int(clamped)
+            }
+            Kind::Check { .. } => match value.to_ascii_lowercase().as_str() {
+                "true" => Value::Bool(true),
+                "false" => Value::Bool(false),
+                _ => return Err(bad("true or false")),
+            },
+            Kind::Combo { vars, .. } => match vars.iter().find(|v| v.eq_ignore_ascii_case(value)) {
+                Some(v) => Value::Text(v.to_string()),
+                None => return Err(bad(&format!("one of {}", vars.join(" ")))),
+            },
+            Kind::Filename { .. } => Value::Text(value.to_string()),
+        };
+        Ok(note)
+    }
+
+    fn get(&self, name: &str) -> &Value {
+        let index = TABLE
+            .iter()
+            .position(|(n, _)| *n == name)
+            .expect("option declared in TABLE");
+        &self.values[index]
+    }
+
+    fn int(&self, name: &str) -> i64 {
+        match self.get(name) {
+            Value::Int(n) => *n,
+            _ => unreachable!("{name} is a spin option"),
+        }
+    }
+
+    fn flag(&self, name: &str) -> bool {
+        matches!(self.get(name), Value::Bool(true))
+    }
+
+    fn text(&self, name: &str) -> &str {
+        match self.get(name) {
+            Value::Text(t) => t,
+            _ => unreachable!("{name} is a text option"),
+        }
+    }
+
+    /// Transposition table size in MiB.
+    pub fn hash_mib(&self) -> usize {
+        self.int("USI_Hash") as usize
+    }
+    pub fn threads(&self) -> usize {
+        self.int("Threads") as usize
+    }
+    pub fn ponder(&self) -> bool {
+        self.flag("USI_Ponder")
+    }
+    pub fn multi_pv(&self) -> usize {
+        self.int("MultiPV") as usize
+    }
+    pub fn own_book(&self) -> bool {
+        self.flag("USI_OwnBook")
+    }
+    /// Book path; `None` when disabled (empty or `no_book`).
+    pub fn book_file(&self) -> Option<&str> {
+        match self.text("BookFile") {
+            "" | "no_book" => None,
+            path => Some(path),
+        }
+    }
+    pub fn entering_king_rule(&self) -> EnteringKingRule {
+        self.text("EnteringKingRule").parse().unwrap_or_default()
+    }
+    /// 0 when off; otherwise the game is drawn once the ply number exceeds it.
+    pub fn max_moves_to_draw(&self) -> u32 {
+        self.int("MaxMovesToDraw") as u32
+    }
+    pub fn network_delay(&self) -> u64 {
+        self.int("NetworkDelay") as u64
+    }
+    pub fn network_delay2(&self) -> u64 {
+        self.int("NetworkDelay2") as u64
+    }
+    pub fn minimum_thinking_time(&self) -> u64 {
+        self.int("MinimumThinkingTime") as u64
+    }
+    pub fn slow_mover(&self) -> u64 {
+        self.int("SlowMover") as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_and_clamp() {
+        let mut o = Options::default();
+        assert_eq!(o.threads(), 1);
+        assert_eq!(o.set("threads", "4"), Ok(None));
+        assert_eq!(o.threads(), 4);
+        assert!(o.set("Threads", "5000").unwrap().is_some());
+        assert_eq!(o.threads(), 1024);
+        assert!(o.set("Threads", "x").is_err());
+        assert_eq!(o.threads(), 1024);
+        assert!(matches!(o.set("Nope", "1"), Err(OptionError::Unknown(_))));
+        o.set("EnteringKingRule", "tryrule").unwrap();
+        assert_eq!(o.entering_king_rule(), EnteringKingRule::TryRule);
+        o.set("BookFile", "<empty>").unwrap();
+        assert_eq!(o.book_file(), None);
+        o.set("usi_ponder", "TRUE").unwrap();
+        assert!(o.ponder());
+    }
+
+    #[test]
+    fn usi_lines_list_every_option() {
+        let lines = Options::usi_lines();
+        assert_eq!(lines.len(), TABLE.len());
+        assert!(lines
+            .iter()
+            .any(|l| l.contains("EnteringKingRule type combo")));
+    }
+}
