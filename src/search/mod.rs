@@ -31,6 +31,32 @@ fn material(kind: PieceKind) -> i32 {
     }
 }
 
+/// Material balance in centipawns (pawn = 100) from the side to move's point of view,
+/// board and hands together.
+pub fn material_balance(pos: &Position) -> i32 {
+    let us = pos.side_to_move();
+    let mut balance = 0;
+    for sq in pos.occupied() {
+        let piece = pos.piece_at(sq).expect("occupied square");
+        let v = material(piece.kind()) * 100;
+        balance += if piece.color() == us { v } else { -v };
+    }
+    for kind in PieceKind::HAND {
+        let v = material(kind) * 100;
+        balance += v * pos.hand(us).count(kind) as i32;
+        balance -= v * pos.hand(!us).count(kind) as i32;
+    }
+    balance
+}
+
+/// The material balance after `mv`, from the mover's point of view: the score the
+/// stage-0 choice reports.
+pub fn score_after(pos: &Position, mv: Move) -> i32 {
+    let mut after = pos.clone();
+    after.play_unchecked(mv);
+    -material_balance(&after)
+}
+
 /// Picks the answer for the side to move. `searchmoves`, when not empty, limits the choice
 /// (moves in it that are not legal are ignored; if none is legal, all moves are allowed).
 pub fn choose(pos: &Position, rule: EnteringKingRule, searchmoves: &[Move]) -> Decision {

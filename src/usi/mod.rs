@@ -5,9 +5,11 @@
 //! are answered while it runs. Every line goes out whole and flushed through [`Output`].
 
 mod go;
+mod info;
 mod options;
 
 pub use go::GoParams;
+pub use info::{Bound, Score, SearchInfo};
 pub use options::{OptionError, Options};
 
 use crate::perft::{self, LeafMode};
@@ -299,7 +301,25 @@ impl Session {
         let out = self.out.clone();
         let (stop_t, ponderhit_t) = (stop.clone(), ponderhit.clone());
         let handle = std::thread::spawn(move || {
+            let started = std::time::Instant::now();
             let decision = search::choose(&pos, rule, &searchmoves);
+            if let Decision::Move(mv) = decision {
+                // The stage-0 choice looks one ply deep at every legal move.
+                out.line(
+                    &SearchInfo {
+                        depth: 1,
+                        seldepth: 1,
+                        multipv: 1,
+                        score: Score::Cp(search::score_after(&pos, mv)),
+                        bound: Bound::Exact,
+                        nodes: pos.count_legal() as u64,
+                        time_ms: started.elapsed().as_millis() as u64,
+                        hashfull: 0,
+                        pv: vec![mv],
+                    }
+                    .to_string(),
+                );
+            }
             // `go infinite` and `go ponder` answer only once told to.
             while (params.infinite || (params.ponder && !ponderhit_t.load(Ordering::SeqCst)))
                 && !stop_t.load(Ordering::SeqCst)
