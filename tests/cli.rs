@@ -289,7 +289,11 @@ fn usi_survives_binary_garbage() {
             (state >> 24) as u8
         })
         .collect();
-    input.extend_from_slice(b"\nisready\nposition startpos moves 7g7f\ngo perft 1\nquit\n");
+    // Messages that quote user input must not echo raw bytes either.
+    input.extend_from_slice(b"\nsetoption name \x01\x02bad value 3\n");
+    input.extend_from_slice(b"position startpos moves 7g7f \x07x\n");
+    input.extend_from_slice(b"go \x1b[2J 5\n");
+    input.extend_from_slice(b"isready\nposition startpos moves 7g7f\ngo perft 1\nquit\n");
     let mut child = Command::new(BIN)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -308,7 +312,12 @@ fn usi_survives_binary_garbage() {
     // After 7g7f, White has 30 moves (the mirror of the start position).
     assert!(text.lines().any(|l| l.starts_with("nodes 30 ")));
     assert!(text.lines().all(|l| l == "readyok"
-        || l.starts_with("info string ")
+        || l.starts_with("info ")
+        || l.starts_with("bestmove ")
         || l.starts_with("nodes ")
         || l.split(' ').count() == 2));
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("bestmove ")).count(),
+        1
+    );
 }

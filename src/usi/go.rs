@@ -61,11 +61,7 @@ impl GoParams {
                     }
                 }
                 other => {
-                    let shown: String = other
-                        .chars()
-                        .take(30)
-                        .map(|c| if c.is_ascii_graphic() { c } else { '?' })
-                        .collect();
+                    let shown: String = other.chars().take(30).collect();
                     warnings.push(format!("go: unknown parameter '{shown}' ignored"));
                 }
             }
@@ -84,12 +80,7 @@ fn number(tokens: &[&str], i: &mut usize, key: &str, warnings: &mut Vec<String>)
             Some(n.max(0) as u64)
         }
         None => {
-            let shown: String = value
-                .unwrap_or("")
-                .chars()
-                .take(30)
-                .map(|c| if c.is_ascii_graphic() { c } else { '?' })
-                .collect();
+            let shown: String = value.unwrap_or("").chars().take(30).collect();
             warnings.push(format!("go {key}: expected a number, got '{shown}'"));
             if value.is_some_and(|v| !is_keyword(v)) {
                 *i += 1;

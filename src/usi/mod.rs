@@ -49,8 +49,22 @@ impl Output {
         let _ = w.flush();
     }
 
+    /// Writes `info string <text>`, with anything but printable ASCII shown as `?` and the
+    /// text cut at 300 characters: messages quote user input, and a GUI log should not
+    /// receive raw bytes or megabyte lines back.
     fn info_string(&self, text: &str) {
-        self.line(&format!("info string {text}"));
+        let shown: String = text
+            .chars()
+            .take(300)
+            .map(|c| {
+                if c.is_ascii_graphic() || c == ' ' {
+                    c
+                } else {
+                    '?'
+                }
+            })
+            .collect();
+        self.line(&format!("info string {shown}"));
     }
 }
 
@@ -180,12 +194,7 @@ impl Session {
                  gameover quit d eval bench help; go perft <depth> counts moves",
             ),
             _ => {
-                // Echo a short, printable form: the GUI log should not receive raw bytes.
-                let shown: String = command
-                    .chars()
-                    .take(40)
-                    .map(|c| if c.is_ascii_graphic() { c } else { '?' })
-                    .collect();
+                let shown: String = command.chars().take(40).collect();
                 self.out
                     .info_string(&format!("unknown or unsupported command '{shown}'"));
             }
@@ -245,18 +254,6 @@ impl Session {
                 Ok(mv) => pos.play_unchecked(mv),
                 Err(e) => {
                     self.position = pos;
-                    let e: String = e
-                        .to_string()
-                        .chars()
-                        .take(120)
-                        .map(|c| {
-                            if c.is_ascii_graphic() || c == ' ' {
-                                c
-                            } else {
-                                '?'
-                            }
-                        })
-                        .collect();
                     return Err(format!(
                         "illegal move {} ({e}); the first {i} moves were applied",
                         i + 1
