@@ -1,5 +1,6 @@
 //! Checking a single move against the rules, with the reason when it breaks one.
 
+use super::movegen::must_promote;
 use super::Position;
 use crate::attacks;
 use crate::types::{Bitboard, Move, PieceKind};
@@ -79,7 +80,6 @@ impl Position {
         let us = self.side;
         let name = mv.to_string();
         let to = mv.to();
-        let rank = to.rank().relative(us);
         match mv.drop_kind() {
             Some(kind) => {
                 if self.hands[us.index()].count(kind) == 0 {
@@ -88,12 +88,7 @@ impl Position {
                 if self.board[to.index()].is_some() {
                     return Err(IllegalMove::DropOnOccupied(name));
                 }
-                let dead = match kind {
-                    PieceKind::Pawn | PieceKind::Lance => rank < 1,
-                    PieceKind::Knight => rank < 2,
-                    _ => false,
-                };
-                if dead {
+                if must_promote(kind, us).has(to) {
                     return Err(IllegalMove::DeadEnd(name));
                 }
                 if kind == PieceKind::Pawn {
@@ -102,11 +97,8 @@ impl Position {
                         return Err(IllegalMove::Nifu(name));
                     }
                 }
-                if let Some(mask) = self.check_mask() {
-                    if !mask.has(to) {
-                        return Err(IllegalMove::LeavesKingInCheck(name));
-                    }
-                } else {
+                // Under check a drop must block; under double check nothing but the king moves.
+                if !self.check_mask().is_some_and(|mask| mask.has(to)) {
                     return Err(IllegalMove::LeavesKingInCheck(name));
                 }
                 if kind == PieceKind::Pawn {
@@ -134,15 +126,8 @@ impl Position {
                     if !kind.can_promote() || !(from.in_zone(us) || to.in_zone(us)) {
                         return Err(IllegalMove::PromotionNotAllowed(name));
                     }
-                } else {
-                    let dead = match kind {
-                        PieceKind::Pawn | PieceKind::Lance => rank < 1,
-                        PieceKind::Knight => rank < 2,
-                        _ => false,
-                    };
-                    if dead {
-                        return Err(IllegalMove::DeadEnd(name));
-                    }
+                } else if must_promote(kind, us).has(to) {
+                    return Err(IllegalMove::DeadEnd(name));
                 }
                 if self.leaves_king_in_check(mv) {
                     return Err(IllegalMove::LeavesKingInCheck(name));

@@ -177,6 +177,27 @@ impl Position {
             | self.pieces_of_kind(PieceKind::ProSilver)
     }
 
+    /// Bishops and horses (both colours): the pieces that slide diagonally.
+    #[inline(always)]
+    pub fn diagonal_sliders(&self) -> Bitboard {
+        self.pieces_of_kind(PieceKind::Bishop) | self.pieces_of_kind(PieceKind::Horse)
+    }
+
+    /// Rooks and dragons (both colours): the pieces that slide along files and ranks.
+    #[inline(always)]
+    pub fn straight_sliders(&self) -> Bitboard {
+        self.pieces_of_kind(PieceKind::Rook) | self.pieces_of_kind(PieceKind::Dragon)
+    }
+
+    /// Kings, horses and dragons (both colours): the pieces that step to all eight
+    /// neighbours.
+    #[inline(always)]
+    pub fn king_steppers(&self) -> Bitboard {
+        self.pieces_of_kind(PieceKind::King)
+            | self.pieces_of_kind(PieceKind::Horse)
+            | self.pieces_of_kind(PieceKind::Dragon)
+    }
+
     /// Enemy pieces giving check to the side to move.
     #[inline(always)]
     pub fn checkers(&self) -> Bitboard {
@@ -235,10 +256,9 @@ impl Position {
             | (attacks::knight(them, sq) & k(PieceKind::Knight))
             | (attacks::silver(them, sq) & k(PieceKind::Silver))
             | (attacks::gold(them, sq) & self.gold_movers())
-            | (attacks::king(sq)
-                & (k(PieceKind::King) | k(PieceKind::Horse) | k(PieceKind::Dragon)))
-            | (bishop_lines & (k(PieceKind::Bishop) | k(PieceKind::Horse)))
-            | (rook_lines & (k(PieceKind::Rook) | k(PieceKind::Dragon)))
+            | (attacks::king(sq) & self.king_steppers())
+            | (bishop_lines & self.diagonal_sliders())
+            | (rook_lines & self.straight_sliders())
             | (rook_lines & attacks::lance_pseudo(them, sq) & k(PieceKind::Lance));
         hits & self.pieces(color)
     }
@@ -254,18 +274,17 @@ impl Position {
             | (attacks::knight(them, sq) & k(PieceKind::Knight))
             | (attacks::silver(them, sq) & k(PieceKind::Silver))
             | (attacks::gold(them, sq) & self.gold_movers())
-            | (attacks::king(sq)
-                & (k(PieceKind::King) | k(PieceKind::Horse) | k(PieceKind::Dragon)));
+            | (attacks::king(sq) & self.king_steppers());
         if (steps & own).is_nonempty() {
             return true;
         }
-        let diagonal = (k(PieceKind::Bishop) | k(PieceKind::Horse)) & own;
+        let diagonal = self.diagonal_sliders() & own;
         if (attacks::bishop_pseudo(sq) & diagonal).is_nonempty()
             && (attacks::bishop(sq, occupied) & diagonal).is_nonempty()
         {
             return true;
         }
-        let straight = ((k(PieceKind::Rook) | k(PieceKind::Dragon))
+        let straight = (self.straight_sliders()
             | (k(PieceKind::Lance) & attacks::lance_pseudo(them, sq)))
             & own;
         (attacks::rook_pseudo(sq) & straight).is_nonempty()
@@ -299,9 +318,8 @@ impl Position {
         };
         let them = !color;
         let k = |kind: PieceKind| self.pieces_of_kind(kind);
-        let snipers = ((attacks::bishop_pseudo(ksq)
-            & (k(PieceKind::Bishop) | k(PieceKind::Horse)))
-            | (attacks::rook_pseudo(ksq) & (k(PieceKind::Rook) | k(PieceKind::Dragon)))
+        let snipers = ((attacks::bishop_pseudo(ksq) & self.diagonal_sliders())
+            | (attacks::rook_pseudo(ksq) & self.straight_sliders())
             | (attacks::lance_pseudo(color, ksq) & k(PieceKind::Lance)))
             & self.pieces(them);
         let occupied = self.occupied();
@@ -331,10 +349,10 @@ impl Position {
     /// Checkers against the side to move right after `mover` played `moved` to `to` (from
     /// `from`, or dropped): the moved piece itself, and a slider of the mover's that the
     /// vacated origin uncovered. Cheaper than [`Position::attackers_to`] on the king.
-    #[inline(always)]
     ///
     /// `occupied` is passed in, computed from the occupancy before the move: reading the
     /// freshly written colour bitboards back as one 128-bit value stalls store forwarding.
+    #[inline(always)]
     fn checkers_after(
         &self,
         moved: Piece,
@@ -355,10 +373,10 @@ impl Position {
             if ray.is_nonempty() && !ray.has(to) {
                 let k = |kind: PieceKind| self.pieces_of_kind(kind);
                 let sliders = if attacks::on_diagonal(ksq, from) {
-                    attacks::bishop(ksq, occupied) & (k(PieceKind::Bishop) | k(PieceKind::Horse))
+                    attacks::bishop(ksq, occupied) & self.diagonal_sliders()
                 } else {
                     let lines = attacks::rook(ksq, occupied);
-                    (lines & (k(PieceKind::Rook) | k(PieceKind::Dragon)))
+                    (lines & self.straight_sliders())
                         | (lines & attacks::lance_pseudo(self.side, ksq) & k(PieceKind::Lance))
                 };
                 checkers |= sliders & ray & self.pieces(mover);

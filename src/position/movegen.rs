@@ -33,7 +33,7 @@ const QUIETS: u8 = 2;
 
 /// Squares where a piece of `kind` must promote on arrival (no non-promotion exists).
 #[inline(always)]
-fn must_promote(kind: PieceKind, us: Color) -> Bitboard {
+pub(super) fn must_promote(kind: PieceKind, us: Color) -> Bitboard {
     match kind {
         PieceKind::Pawn | PieceKind::Lance => Bitboard::far_ranks(us, 1),
         PieceKind::Knight => Bitboard::far_ranks(us, 2),

@@ -103,6 +103,15 @@ impl Position {
         }
     }
 
+    /// The side that played history move `i`: the last move was the opponent's.
+    fn mover_of(&self, i: usize) -> Color {
+        if (self.history.len() - 1 - i).is_multiple_of(2) {
+            !self.side
+        } else {
+            self.side
+        }
+    }
+
     /// Key of the position before history move `i`.
     fn key_before(&self, i: usize) -> u64 {
         self.history[i].board_key ^ self.history[i].hand_key
@@ -111,14 +120,11 @@ impl Position {
     /// Who was checking throughout the moves from history index `start` to now: returns
     /// the repetition seen from the side to move.
     fn cycle_outcome(&self, start: usize) -> Repetition {
-        let len = self.history.len();
-        // Moves at indices with the same parity as `len - 1` were played by the opponent.
         let mut opponent_always = true;
         let mut us_always = true;
-        for i in start..len {
-            let by_opponent = (len - 1 - i).is_multiple_of(2);
+        for i in start..self.history.len() {
             let check = self.move_gave_check(i);
-            if by_opponent {
+            if self.mover_of(i) != self.side {
                 opponent_always &= check;
             } else {
                 us_always &= check;
@@ -164,19 +170,11 @@ impl Position {
     /// `color`'s hand before history move `i`, rebuilt by walking back from now.
     fn hand_at(&self, i: usize, color: Color) -> crate::types::Hand {
         let mut hand = self.hands[color.index()];
-        let len = self.history.len();
-        for j in (i..len).rev() {
-            let state = &self.history[j];
-            // Move j was played by the side to move at j: the opposite of the side now to
-            // move when (len - j) is odd.
-            let mover = if (len - j) % 2 == 1 {
-                !self.side
-            } else {
-                self.side
-            };
-            if mover != color {
+        for j in (i..self.history.len()).rev() {
+            if self.mover_of(j) != color {
                 continue;
             }
+            let state = &self.history[j];
             match state.mv.drop_kind() {
                 Some(kind) => hand.add(kind),
                 None => {
