@@ -4,18 +4,14 @@
 //! deadline (so a silent or hung engine fails a test instead of hanging it), and every
 //! `bestmove` is checked against the library's own move generator.
 
+mod common;
+
+use common::{EngineProcess, TIMEOUT};
 use hayate::position::EnteringKingRule;
 use hayate::Position;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
-use std::thread;
+use std::ops::{Deref, DerefMut};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_hayate");
-/// The longest any single expected reply may take.
-const TIMEOUT: Duration = Duration::from_secs(10);
 const MATSURI: &str = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1";
 /// Bare kings: no mate either way, a handful of king moves.
 const BARE_KINGS: &str = "4k4/9/9/9/9/9/9/9/4K4 b - 1";
@@ -31,145 +27,33 @@ const BLACK_MATED: &str = "4k4/9/9/9/9/9/4p4/4g4/4K4 b P 1";
 const WHITE_MATED: &str = "4k4/4G4/4P4/9/9/9/9/9/4K4 w p 1";
 
 /// One running engine process.
+/// The protocol tests' view of the engine: the shared process driver plus where the
+/// current search's output starts.
 struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    stderr: Arc<Mutex<Vec<u8>>>,
-    /// Every line read so far.
-    seen: Vec<String>,
-    /// Every command sent so far (shortened), for failure messages.
-    sent: Vec<String>,
+    process: EngineProcess,
     /// Index in `seen` of the first line the current search may have printed.
     search_from: usize,
 }
 
+impl Deref for Engine {
+    type Target = EngineProcess;
+    fn deref(&self) -> &EngineProcess {
+        &self.process
+    }
+}
+
+impl DerefMut for Engine {
+    fn deref_mut(&mut self) -> &mut EngineProcess {
+        &mut self.process
+    }
+}
+
 impl Engine {
     fn start() -> Engine {
-        let mut child = Command::new(BIN)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start the hayate binary");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, rx) = mpsc::channel();
-        thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        while matches!(buf.last(), Some(b'\n' | b'\r')) {
-                            buf.pop();
-                        }
-                        let line = String::from_utf8_lossy(&buf).into_owned();
-                        if tx.send(line).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
-        let stderr = Arc::new(Mutex::new(Vec::new()));
-        let mut err = child.stderr.take().expect("piped stderr");
-        let sink = Arc::clone(&stderr);
-        thread::spawn(move || {
-            let mut chunk = [0u8; 4096];
-            while let Ok(n) = err.read(&mut chunk) {
-                if n == 0 {
-                    break;
-                }
-                sink.lock().unwrap().extend_from_slice(&chunk[..n]);
-            }
-        });
         Engine {
-            stdin: child.stdin.take(),
-            child,
-            lines: rx,
-            stderr,
-            seen: Vec::new(),
-            sent: Vec::new(),
+            process: EngineProcess::start("hayate"),
             search_from: 0,
         }
-    }
-
-    /// The recent exchange, for failure messages.
-    fn context(&mut self) -> String {
-        let status = match self.child.try_wait() {
-            Ok(Some(s)) => format!("exited: {s}"),
-            Ok(None) => "running".to_string(),
-            Err(e) => format!("unknown ({e})"),
-        };
-        let sent = &self.sent[self.sent.len().saturating_sub(15)..];
-        let seen = &self.seen[self.seen.len().saturating_sub(30)..];
-        let err = String::from_utf8_lossy(&self.stderr.lock().unwrap()).into_owned();
-        let err: String = err
-            .chars()
-            .rev()
-            .take(2000)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
-        format!(
-            "\n  engine {status}\n  last commands sent: {sent:#?}\n  last lines read: {seen:#?}\n  stderr tail: {err}"
-        )
-    }
-
-    fn send_bytes(&mut self, bytes: &[u8]) {
-        let shown: String = String::from_utf8_lossy(bytes).chars().take(120).collect();
-        self.sent.push(shown);
-        let stdin = self.stdin.as_mut().expect("stdin still open");
-        let result = stdin.write_all(bytes).and_then(|_| stdin.flush());
-        if let Err(e) = result {
-            let ctx = self.context();
-            panic!("writing to the engine failed: {e}{ctx}");
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        self.send_bytes(format!("{line}\n").as_bytes());
-    }
-
-    /// The next line, or None when `deadline` passes (or the engine closed stdout).
-    fn recv_until(&mut self, deadline: Instant) -> Option<String> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(left) {
-            Ok(line) => {
-                self.seen.push(line.clone());
-                Some(line)
-            }
-            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
-        }
-    }
-
-    /// Reads until a line satisfies `want`; returns it and the lines before it.
-    fn expect_line(&mut self, want: impl Fn(&str) -> bool, what: &str) -> (String, Vec<String>) {
-        let deadline = Instant::now() + TIMEOUT;
-        let mut before = Vec::new();
-        loop {
-            match self.recv_until(deadline) {
-                Some(line) if want(&line) => return (line, before),
-                Some(line) => before.push(line),
-                None => {
-                    let ctx = self.context();
-                    panic!("no {what} within {TIMEOUT:?}; lines in between: {before:#?}{ctx}");
-                }
-            }
-        }
-    }
-
-    /// Everything printed during `span`.
-    fn collect_for(&mut self, span: Duration) -> Vec<String> {
-        let deadline = Instant::now() + span;
-        let mut lines = Vec::new();
-        while let Some(line) = self.recv_until(deadline) {
-            lines.push(line);
-        }
-        lines
     }
 
     /// `isready`, then everything printed before `readyok`.
@@ -297,27 +181,6 @@ impl Engine {
         }
     }
 
-    /// `quit`, the exit status (waits at most TIMEOUT, then kills).
-    fn quit(&mut self) -> ExitStatus {
-        let _ = self
-            .stdin
-            .as_mut()
-            .map(|s| s.write_all(b"quit\n").and_then(|_| s.flush()));
-        self.sent.push("quit".to_string());
-        let deadline = Instant::now() + TIMEOUT;
-        loop {
-            if let Some(status) = self.child.try_wait().expect("wait for the engine") {
-                return status;
-            }
-            if Instant::now() > deadline {
-                let _ = self.child.kill();
-                let ctx = self.context();
-                panic!("the engine did not exit within {TIMEOUT:?} of quit{ctx}");
-            }
-            thread::sleep(Duration::from_millis(5));
-        }
-    }
-
     /// Quits, expects exit code 0, then checks the whole transcript and stderr.
     fn finish(mut self) {
         let status = self.quit();
@@ -335,13 +198,6 @@ impl Engine {
         }
         let err = String::from_utf8_lossy(&self.stderr.lock().unwrap()).into_owned();
         assert!(!err.contains("panicked"), "the engine panicked: {err}");
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
