@@ -3,9 +3,13 @@
 //! The engine is this library; `src/main.rs` only hands the command line to [`run`].
 
 pub mod attacks;
+pub mod eval;
 pub mod perft;
 pub mod position;
 pub mod search;
+pub mod threads;
+pub mod time;
+pub mod tt;
 pub mod types;
 pub mod usi;
 

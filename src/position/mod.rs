@@ -501,6 +501,69 @@ impl Position {
         debug_assert_eq!(self.checkers, self.compute_checkers());
     }
 
+    /// Passes the turn (a "null move", for null-move pruning). Only legal when the side to
+    /// move is not in check. It is not recorded in the history, so repetition detection
+    /// never looks across it; [`Position::undo_null`] takes it back.
+    #[inline]
+    pub fn play_null(&mut self) {
+        debug_assert!(self.checkers.is_empty());
+        self.side = !self.side;
+        self.board_key ^= zobrist::side();
+    }
+
+    /// Takes back [`Position::play_null`].
+    #[inline]
+    pub fn undo_null(&mut self) {
+        self.side = !self.side;
+        self.board_key ^= zobrist::side();
+        self.checkers = Bitboard::EMPTY;
+    }
+
+    /// Whether the legal move `mv` gives check: directly with the moved piece, or by
+    /// uncovering a slider of the mover's aimed at the enemy king.
+    #[inline]
+    pub fn gives_check(&self, mv: Move) -> bool {
+        let us = self.side;
+        let Some(ksq) = self.king[(!us).index()] else {
+            return false;
+        };
+        let to = mv.to();
+        let occupied = self.occupied();
+        match mv.drop_kind() {
+            Some(kind) => Self::gives_direct_check(Piece::new(us, kind), to, ksq, occupied),
+            None => {
+                let from = mv.origin_unchecked();
+                let piece = self.board[from.index()].expect("a piece on the origin square");
+                let moved = if mv.is_promotion() {
+                    Piece::new(us, piece.kind().promoted())
+                } else {
+                    piece
+                };
+                let after = (occupied ^ Bitboard::from_square(from)) | Bitboard::from_square(to);
+                if Self::gives_direct_check(moved, to, ksq, after) {
+                    return true;
+                }
+                self.blockers_for_king(!us).has(from) && !attacks::line(ksq, from).has(to)
+            }
+        }
+    }
+
+    /// The piece a move puts on its destination (after promotion), for move ordering.
+    #[inline]
+    pub fn moved_piece_after(&self, mv: Move) -> Piece {
+        match mv.drop_kind() {
+            Some(kind) => Piece::new(self.side, kind),
+            None => {
+                let piece = self.board[mv.origin_unchecked().index()].expect("a piece to move");
+                if mv.is_promotion() {
+                    Piece::new(self.side, piece.kind().promoted())
+                } else {
+                    piece
+                }
+            }
+        }
+    }
+
     /// Takes back the last move played. Returns it, or `None` when there is no history.
     pub fn undo(&mut self) -> Option<Move> {
         let state = self.history.pop()?;

@@ -1,12 +1,22 @@
-//! Choosing a move.
+//! The search: iterative deepening over a principal-variation alpha-beta search with a
+//! quiescence search, run by one or more threads (see [`crate::threads`]).
 //!
-//! Stage 0, until the alpha-beta search lands: a one-ply choice that takes the most
-//! valuable capture (promotions count a little), breaking ties by a hash of the position
-//! and move so games vary. It answers at once and only ever returns a legal move. It never
-//! writes to stdout: the USI layer prints what it returns.
+//! The search never writes to stdout. It reports through a callback with [`Event`]s, and
+//! the USI layer turns those into text.
+
+mod history;
+pub mod mate1;
+mod movepick;
+pub mod score;
+pub mod see;
+mod worker;
+
+pub use worker::Worker;
 
 use crate::position::{EnteringKingRule, Position};
-use crate::types::{Move, PieceKind};
+use crate::time::{Clock, TimeOptions};
+use crate::types::Move;
+use std::sync::Arc;
 
 /// What to answer to `go`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,76 +28,82 @@ pub enum Decision {
     Win,
 }
 
-fn material(kind: PieceKind) -> i32 {
-    match kind.unpromoted() {
-        PieceKind::Pawn => 1,
-        PieceKind::Lance => 3,
-        PieceKind::Knight => 4,
-        PieceKind::Silver => 5,
-        PieceKind::Gold => 6,
-        PieceKind::Bishop => 8,
-        PieceKind::Rook => 10,
-        _ => 0,
-    }
+/// What limits a search, from `go`.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    /// Fixed time for this move (ms).
+    pub movetime: Option<u64>,
+    pub clock: Option<Clock>,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Pondering: no time limit until `ponderhit`, and no answer before `stop`/`ponderhit`.
+    pub ponder: bool,
+    /// Number of principal variations to report (1 = normal).
+    pub multipv: usize,
+    /// When not empty, only these root moves are searched.
+    pub searchmoves: Vec<Move>,
 }
 
-/// Material balance in centipawns (pawn = 100) from the side to move's point of view,
-/// board and hands together.
-pub fn material_balance(pos: &Position) -> i32 {
-    let us = pos.side_to_move();
-    let mut balance = 0;
-    for sq in pos.occupied() {
-        let piece = pos.piece_at(sq).expect("occupied square");
-        let v = material(piece.kind()) * 100;
-        balance += if piece.color() == us { v } else { -v };
-    }
-    for kind in PieceKind::HAND {
-        let v = material(kind) * 100;
-        balance += v * pos.hand(us).count(kind) as i32;
-        balance -= v * pos.hand(!us).count(kind) as i32;
-    }
-    balance
+/// Everything a search needs besides the position.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub limits: Limits,
+    pub rule: EnteringKingRule,
+    pub time: TimeOptions,
 }
 
-/// The material balance after `mv`, from the mover's point of view: the score the
-/// stage-0 choice reports.
-pub fn score_after(pos: &Position, mv: Move) -> i32 {
-    let mut after = pos.clone();
-    after.play_unchecked(mv);
-    -material_balance(&after)
+/// Bound of a reported score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreBound {
+    Exact,
+    Lower,
+    Upper,
 }
 
-/// Picks the answer for the side to move. `searchmoves`, when not empty, limits the choice
-/// (moves in it that are not legal are ignored; if none is legal, all moves are allowed).
-pub fn choose(pos: &Position, rule: EnteringKingRule, searchmoves: &[Move]) -> Decision {
+/// One line of progress: a principal variation after an iteration (or a bound on it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Progress {
+    pub depth: i32,
+    pub seldepth: i32,
+    pub multipv: usize,
+    /// Internal score (see [`score`]); mates are converted by [`score::to_usi`].
+    pub score: i32,
+    pub bound: ScoreBound,
+    pub nodes: u64,
+    pub time_ms: u64,
+    pub hashfull: u32,
+    pub pv: Vec<Move>,
+}
+
+/// What the search reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    Progress(Progress),
+    /// The search is over: the answer and the expected reply to ponder on.
+    BestMove {
+        decision: Decision,
+        ponder: Option<Move>,
+    },
+}
+
+/// The callback the search reports through.
+pub type Reporter = Arc<dyn Fn(Event) + Send + Sync>;
+
+/// The answer that needs no search: a declaration, the try-rule winning move, or
+/// resignation when there is no legal move.
+pub fn immediate_decision(pos: &Position, rule: EnteringKingRule) -> Option<Decision> {
     if pos.can_declare_win(rule) {
-        return Decision::Win;
+        return Some(Decision::Win);
     }
     if rule == EnteringKingRule::TryRule {
         if let Some(mv) = pos.try_rule_move() {
-            return Decision::Move(mv);
+            return Some(Decision::Move(mv));
         }
     }
-    let legal = pos.legal_moves();
-    let restricted: Vec<Move> = legal
-        .iter()
-        .copied()
-        .filter(|m| searchmoves.contains(m))
-        .collect();
-    let candidates: &[Move] = if restricted.is_empty() {
-        &legal
-    } else {
-        &restricted
-    };
-    let score = |mv: Move| {
-        let captured = pos.piece_at(mv.to()).map_or(0, |p| material(p.kind()));
-        let tie = (pos.key() ^ (mv.raw() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
-            .wrapping_mul(0xbf58_476d_1ce4_e5b9)
-            >> 56;
-        (captured * 4 + mv.is_promotion() as i32 * 2, tie)
-    };
-    match candidates.iter().copied().max_by_key(|&m| score(m)) {
-        Some(mv) => Decision::Move(mv),
-        None => Decision::Resign,
+    if pos.count_legal() == 0 {
+        return Some(Decision::Resign);
     }
+    None
 }

@@ -14,13 +14,12 @@ pub use options::{OptionError, Options};
 
 use crate::perft::{self, LeafMode};
 use crate::position::Position;
-use crate::search::{self, Decision};
+use crate::search::{self, score, Decision, Event, Limits, Settings};
+use crate::threads::ThreadPool;
+use crate::time::{Clock, TimeOptions};
 use crate::types::Move;
 use std::io::{self, BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
-use std::time::Duration;
 
 /// Longest input line kept; the rest of a longer line is read and dropped.
 const MAX_LINE: usize = 1 << 20;
@@ -65,6 +64,39 @@ impl Output {
             })
             .collect();
         self.line(&format!("info string {shown}"));
+    }
+}
+
+/// The USI line for a search event.
+fn event_text(event: &Event) -> String {
+    match event {
+        Event::Progress(p) => SearchInfo {
+            depth: p.depth.max(1) as u32,
+            seldepth: p.seldepth.max(1) as u32,
+            multipv: p.multipv as u32,
+            score: match score::to_usi(p.score) {
+                score::UsiScore::Cp(cp) => Score::Cp(cp),
+                score::UsiScore::Mate(n) => Score::Mate(n),
+            },
+            bound: match p.bound {
+                search::ScoreBound::Exact => Bound::Exact,
+                search::ScoreBound::Lower => Bound::Lower,
+                search::ScoreBound::Upper => Bound::Upper,
+            },
+            nodes: p.nodes,
+            time_ms: p.time_ms,
+            hashfull: p.hashfull,
+            pv: p.pv.clone(),
+        }
+        .to_string(),
+        Event::BestMove { decision, ponder } => match decision {
+            Decision::Move(mv) => match ponder {
+                Some(p) => format!("bestmove {mv} ponder {p}"),
+                None => format!("bestmove {mv}"),
+            },
+            Decision::Resign => "bestmove resign".to_string(),
+            Decision::Win => "bestmove win".to_string(),
+        },
     }
 }
 
@@ -116,19 +148,14 @@ fn read_line_capped<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> io::Result<
     Ok(consumed)
 }
 
-/// A `go` being answered on its own thread.
-struct Thinking {
-    stop: Arc<AtomicBool>,
-    ponderhit: Arc<AtomicBool>,
-    handle: JoinHandle<()>,
-}
-
 /// The protocol state between commands.
 pub struct Session {
     position: Position,
     options: Options,
     out: Output,
-    thinking: Option<Thinking>,
+    /// The search threads and table, made at the first `isready` or `go` (start-up and
+    /// `usi` must be instant), and remade there when `Threads` or `USI_Hash` changed.
+    pool: Option<ThreadPool>,
 }
 
 impl Session {
@@ -137,7 +164,7 @@ impl Session {
             position: Position::startpos(),
             options: Options::default(),
             out,
-            thinking: None,
+            pool: None,
         }
     }
 
@@ -159,11 +186,21 @@ impl Session {
                 self.out.line("usiok");
             }
             "isready" => {
-                crate::attacks::init();
+                // Asked during a search, answer at once; otherwise prepare everything.
+                if !self.is_searching() {
+                    crate::attacks::init();
+                    crate::eval::init();
+                    self.prepare_pool();
+                }
                 self.out.line("readyok");
             }
             "setoption" => self.set_option(args),
-            "usinewgame" => self.finish_search(),
+            "usinewgame" => {
+                self.finish_search();
+                if let Some(pool) = &mut self.pool {
+                    pool.clear();
+                }
+            }
             "position" => {
                 self.finish_search();
                 if let Err(msg) = self.set_position(args) {
@@ -173,8 +210,8 @@ impl Session {
             "go" => self.go(args),
             "stop" => self.finish_search(),
             "ponderhit" => {
-                if let Some(t) = &self.thinking {
-                    t.ponderhit.store(true, Ordering::SeqCst);
+                if let Some(pool) = &self.pool {
+                    pool.ponderhit();
                 }
             }
             "gameover" => self.finish_search(),
@@ -183,9 +220,11 @@ impl Session {
                 return false;
             }
             "d" => self.show_board(),
-            "eval" => self
-                .out
-                .info_string("eval: no evaluation yet (it arrives with the search)"),
+            "eval" => {
+                for l in crate::eval::explain(&self.position).lines() {
+                    self.out.line(l);
+                }
+            }
             "bench" => self
                 .out
                 .info_string("bench: not available yet (it arrives with the search)"),
@@ -202,12 +241,38 @@ impl Session {
         true
     }
 
-    /// Stops a running `go` (its thread prints the bestmove) and waits for it.
+    /// Stops a running `go` (its main thread prints the bestmove) and waits for it.
     pub fn finish_search(&mut self) {
-        if let Some(t) = self.thinking.take() {
-            t.stop.store(true, Ordering::SeqCst);
-            let _ = t.handle.join();
+        if let Some(pool) = &self.pool {
+            pool.stop();
+            pool.wait();
         }
+    }
+
+    fn is_searching(&self) -> bool {
+        self.pool.as_ref().is_some_and(|p| p.is_searching())
+    }
+
+    /// Makes the thread pool, or brings it to the `Threads` and `USI_Hash` options.
+    fn prepare_pool(&mut self) -> &mut ThreadPool {
+        let (threads, mib) = (self.options.threads(), self.options.hash_mib());
+        if self.pool.is_none() {
+            match ThreadPool::new(threads, mib) {
+                Ok(pool) => self.pool = Some(pool),
+                Err(e) => {
+                    self.out
+                        .info_string(&format!("{e}; using a 16 MiB table instead"));
+                    self.pool = Some(ThreadPool::new(threads, 16).expect("a 16 MiB table"));
+                }
+            }
+        }
+        let pool = self.pool.as_mut().expect("pool just made");
+        pool.set_threads(threads);
+        if let Err(e) = pool.set_hash(mib) {
+            self.out
+                .info_string(&format!("{e}; the table keeps its previous size"));
+        }
+        pool
     }
 
     /// `setoption name <name> [value <value...>]`.
@@ -291,49 +356,38 @@ impl Session {
             self.out
                 .info_string("searchmoves: moves that are not legal here are ignored");
         }
-        let stop = Arc::new(AtomicBool::new(false));
-        let ponderhit = Arc::new(AtomicBool::new(false));
-        let pos = self.position.clone();
-        let rule = self.options.entering_king_rule();
+        let side = self.position.side_to_move();
+        let limits = Limits {
+            depth: params.depth.map(|d| d as i32),
+            nodes: params.nodes,
+            movetime: params.movetime,
+            clock: Clock::for_side(
+                side,
+                params.btime,
+                params.wtime,
+                params.byoyomi,
+                params.binc,
+                params.winc,
+            ),
+            infinite: params.infinite,
+            ponder: params.ponder,
+            multipv: self.options.multi_pv(),
+            searchmoves,
+        };
+        let settings = Settings {
+            limits,
+            rule: self.options.entering_king_rule(),
+            time: TimeOptions {
+                network_delay: self.options.network_delay(),
+                network_delay2: self.options.network_delay2(),
+                minimum_thinking_time: self.options.minimum_thinking_time(),
+                slow_mover: self.options.slow_mover(),
+            },
+        };
         let out = self.out.clone();
-        let (stop_t, ponderhit_t) = (stop.clone(), ponderhit.clone());
-        let handle = std::thread::spawn(move || {
-            let started = std::time::Instant::now();
-            let decision = search::choose(&pos, rule, &searchmoves);
-            if let Decision::Move(mv) = decision {
-                // The stage-0 choice looks one ply deep at every legal move.
-                out.line(
-                    &SearchInfo {
-                        depth: 1,
-                        seldepth: 1,
-                        multipv: 1,
-                        score: Score::Cp(search::score_after(&pos, mv)),
-                        bound: Bound::Exact,
-                        nodes: pos.count_legal() as u64,
-                        time_ms: started.elapsed().as_millis() as u64,
-                        hashfull: 0,
-                        pv: vec![mv],
-                    }
-                    .to_string(),
-                );
-            }
-            // `go infinite` and `go ponder` answer only once told to.
-            while (params.infinite || (params.ponder && !ponderhit_t.load(Ordering::SeqCst)))
-                && !stop_t.load(Ordering::SeqCst)
-            {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-            out.line(&match decision {
-                Decision::Move(mv) => format!("bestmove {mv}"),
-                Decision::Resign => "bestmove resign".to_string(),
-                Decision::Win => "bestmove win".to_string(),
-            });
-        });
-        self.thinking = Some(Thinking {
-            stop,
-            ponderhit,
-            handle,
-        });
+        let reporter: search::Reporter = Arc::new(move |event| out.line(&event_text(&event)));
+        let pos = self.position.clone();
+        self.prepare_pool().start(pos, settings, reporter);
     }
 
     fn show_board(&self) {

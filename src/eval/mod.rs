@@ -1,0 +1,331 @@
+//! Static evaluation: how good a position is for the side to move, in centipawns
+//! (a pawn on the board is worth about 90).
+//!
+//! The evaluation is a weighted sum of features, all counted from Black's point of view:
+//! - material on the board, and pieces in hand valued by how many of a kind are held;
+//! - each piece's placement relative to its own king and to the enemy king (shogi
+//!   evaluation is king-relative: a gold next to its king defends, one next to the enemy
+//!   king attacks);
+//! - the king's square, and king safety: squares next to the king the enemy attacks,
+//!   those only the king defends, the enemy's hand pieces that could drop there, and open
+//!   lines (file and diagonals) into the king;
+//! - mobility of lances, bishops, rooks, horses and dragons;
+//! - a bonus for the side to move.
+//!
+//! Because the sum is linear in the weights ([`params`]), the same walk over the position
+//! serves three callers through [`Sink`]: the search (a running total), the `eval` command
+//! (a breakdown by term) and the tuner (the feature counts themselves).
+
+pub mod params;
+
+use crate::attacks;
+use crate::position::Position;
+use crate::types::{Bitboard, Color, PieceKind, Square};
+use once_cell::sync::Lazy;
+use params::*;
+use std::fmt::Write as _;
+
+/// The weights in use: the tuned vector shipped with the engine.
+static WEIGHTS: Lazy<Box<[i32]>> = Lazy::new(|| params::initial().into_boxed_slice());
+
+/// Forces the weights to be built (for `isready`, so the first search does not pay).
+pub fn init() {
+    Lazy::force(&WEIGHTS);
+}
+
+/// Receives the features of a position: `count` times the feature `index` (negative
+/// counts are White's).
+pub trait Sink {
+    fn add(&mut self, index: usize, count: i32);
+}
+
+/// Sums weight × count.
+struct Total<'a> {
+    weights: &'a [i32],
+    sum: i32,
+}
+
+impl Sink for Total<'_> {
+    #[inline(always)]
+    fn add(&mut self, index: usize, count: i32) {
+        self.sum += self.weights[index] * count;
+    }
+}
+
+/// The evaluation of `pos` for the side to move.
+#[inline]
+pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with(pos, &WEIGHTS)
+}
+
+/// The evaluation of `pos` for the side to move under the given weights (the tuner's).
+pub fn evaluate_with(pos: &Position, weights: &[i32]) -> i32 {
+    let mut total = Total { weights, sum: 0 };
+    features(pos, &mut total);
+    match pos.side_to_move() {
+        Color::Black => total.sum,
+        Color::White => -total.sum,
+    }
+}
+
+/// Offset of a piece of `owner` on `sq` relative to the king on `king`, seen from `owner`.
+#[inline(always)]
+fn relative(owner: Color, sq: Square, king: Square) -> usize {
+    let dy = sq.rank().relative(owner) as i32 - king.rank().relative(owner) as i32;
+    let dx = sq.file().index().abs_diff(king.file().index());
+    rel_index(dx, dy)
+}
+
+/// Walks the position and reports every feature to `sink` (Black positive).
+pub fn features<S: Sink>(pos: &Position, sink: &mut S) {
+    let occupied = pos.occupied();
+    let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
+    let mut attacked = [Bitboard::EMPTY; 2];
+    let mut attacked_by_pieces = [Bitboard::EMPTY; 2];
+
+    for color in Color::ALL {
+        let sign = sign_of(color);
+        let c = color.index();
+        for sq in pos.pieces(color) {
+            let piece = pos.piece_at(sq).expect("a piece on an occupied square");
+            let kind = piece.kind();
+            let reach = Position::piece_attacks(piece, sq, occupied);
+            if kind == PieceKind::King {
+                attacked[c] |= reach;
+                continue;
+            }
+            attacked_by_pieces[c] |= reach;
+            let k = kind.index();
+            sink.add(MATERIAL.start + k, sign);
+            if let Some(own) = kings[c] {
+                sink.add(OWN_KING.start + k * REL + relative(color, sq, own), sign);
+            }
+            if let Some(enemy) = kings[1 - c] {
+                sink.add(
+                    ENEMY_KING.start + k * REL + relative(color, sq, enemy),
+                    sign,
+                );
+            }
+            if matches!(
+                kind,
+                PieceKind::Lance
+                    | PieceKind::Bishop
+                    | PieceKind::Rook
+                    | PieceKind::Horse
+                    | PieceKind::Dragon
+            ) {
+                let n = (reach & !pos.pieces(color)).count() as usize;
+                sink.add(
+                    MOBILITY_TERM.start + k * MOBILITY + n.min(MOBILITY - 1),
+                    sign,
+                );
+            }
+        }
+        attacked[c] |= attacked_by_pieces[c];
+        let hand = pos.hand(color);
+        for kind in PieceKind::HAND {
+            let n = hand.count(kind) as usize;
+            if n > 0 {
+                sink.add(HAND.start + kind.index() * HAND_COUNTS + n, sign);
+            }
+        }
+    }
+
+    for color in Color::ALL {
+        let Some(ksq) = kings[color.index()] else {
+            continue;
+        };
+        let sign = sign_of(color);
+        let them = !color;
+        let rank = ksq.rank().relative(color);
+        let file = ksq.file().index().min(8 - ksq.file().index());
+        sink.add(KING_SQUARE.start + rank * 5 + file, sign);
+
+        let zone = attacks::king(ksq) | Bitboard::from_square(ksq);
+        let hit = zone & attacked[them.index()];
+        let n = hit.count() as usize;
+        let weak = (hit & !attacked_by_pieces[color.index()]).count() as usize;
+        sink.add(ZONE_ATTACKED.start + n, sign);
+        sink.add(ZONE_WEAK.start + weak, sign);
+        let enemy_hand = pos.hand(them);
+        for kind in PieceKind::HAND {
+            if enemy_hand.count(kind) > 0 {
+                sink.add(HAND_THREAT.start + kind.index() * ZONE + n, sign);
+            }
+        }
+        let has = |kinds: [PieceKind; 2]| {
+            enemy_hand.count(kinds[0]) > 0
+                || (pos.pieces_of(them, kinds[0]) | pos.pieces_of(them, kinds[1])).is_nonempty()
+        };
+        if has([PieceKind::Rook, PieceKind::Dragon]) {
+            let open = attacks::lance(color, ksq, occupied).count() as usize;
+            sink.add(OPEN_FILE.start + open.min(8), sign);
+        }
+        if has([PieceKind::Bishop, PieceKind::Horse]) {
+            let open = attacks::bishop(ksq, occupied).count() as usize;
+            sink.add(OPEN_DIAGONAL.start + open.min(16), sign);
+        }
+    }
+    sink.add(TEMPO.start, sign_of(pos.side_to_move()));
+}
+
+#[inline(always)]
+fn sign_of(color: Color) -> i32 {
+    match color {
+        Color::Black => 1,
+        Color::White => -1,
+    }
+}
+
+/// Sums the features by section, Black's and White's apart.
+struct Breakdown<'a> {
+    weights: &'a [i32],
+    black: [i32; SECTIONS.len()],
+    white: [i32; SECTIONS.len()],
+}
+
+impl Sink for Breakdown<'_> {
+    fn add(&mut self, index: usize, count: i32) {
+        let section = SECTIONS
+            .iter()
+            .position(|s| index >= s.start && index < s.start + s.len)
+            .expect("feature index inside a section");
+        let value = self.weights[index] * count;
+        if count > 0 {
+            self.black[section] += value;
+        } else {
+            self.white[section] -= value;
+        }
+    }
+}
+
+/// The evaluation term by term, as the `eval` command prints it: each section's
+/// contribution for Black and for White, and the totals.
+pub fn explain(pos: &Position) -> String {
+    let mut b = Breakdown {
+        weights: &WEIGHTS,
+        black: [0; SECTIONS.len()],
+        white: [0; SECTIONS.len()],
+    };
+    features(pos, &mut b);
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
+        "{:<24}{:>8}{:>8}{:>8}",
+        "term", "black", "white", "net"
+    );
+    for (i, s) in SECTIONS.iter().enumerate() {
+        let _ = writeln!(
+            text,
+            "{:<24}{:>8}{:>8}{:>8}",
+            s.name,
+            b.black[i],
+            b.white[i],
+            b.black[i] - b.white[i]
+        );
+    }
+    let net: i32 = b.black.iter().sum::<i32>() - b.white.iter().sum::<i32>();
+    let _ = writeln!(text, "total for black: {net}");
+    let _ = write!(
+        text,
+        "total for the side to move ({}): {}",
+        pos.side_to_move().sfen_char(),
+        evaluate(pos)
+    );
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(sfen: &str) -> Position {
+        sfen.parse().unwrap()
+    }
+
+    #[test]
+    fn start_position_is_balanced_but_for_tempo() {
+        let p = Position::startpos();
+        assert_eq!(evaluate(&p), WEIGHTS[TEMPO.start]);
+    }
+
+    /// The same position with the colours swapped (board turned round, hands exchanged).
+    fn flipped(p: &Position) -> Position {
+        let mut board = String::new();
+        for rank in 0..9 {
+            let mut empty = 0;
+            for file in (0..9).rev() {
+                let sq = Square::from_index(file * 9 + rank).unwrap().flip();
+                match p.piece_at(sq) {
+                    Some(piece) => {
+                        if empty > 0 {
+                            board.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        let swapped = crate::types::Piece::new(!piece.color(), piece.kind());
+                        board.push_str(&swapped.to_string());
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                board.push_str(&empty.to_string());
+            }
+            if rank < 8 {
+                board.push('/');
+            }
+        }
+        let mut hands = String::new();
+        for color in [Color::White, Color::Black] {
+            for kind in PieceKind::HAND {
+                let n = p.hand(color).count(kind);
+                if n > 0 {
+                    let letter = kind.sfen_letter();
+                    let letter = if color == Color::White {
+                        letter
+                    } else {
+                        letter.to_ascii_lowercase()
+                    };
+                    if n > 1 {
+                        hands.push_str(&n.to_string());
+                    }
+                    hands.push(letter);
+                }
+            }
+        }
+        if hands.is_empty() {
+            hands.push('-');
+        }
+        let side = (!p.side_to_move()).sfen_char();
+        format!("{board} {side} {hands} 1").parse().unwrap()
+    }
+
+    #[test]
+    fn colour_flipped_positions_evaluate_the_same_for_the_mover() {
+        for sfen in [
+            "ln1g3nl/1r3kg2/p2pppsp1/2ps2p1p/1p7/2P1P1P2/PPBP1P2P/2SKGS1R1/LN1G3NL b Bp 1",
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+        ] {
+            let a = pos(sfen);
+            let b = flipped(&a);
+            assert_ne!(a.to_string(), b.to_string());
+            assert_eq!(evaluate(&a), evaluate(&b), "{sfen} vs {b}");
+        }
+    }
+
+    #[test]
+    fn extra_material_is_good() {
+        let even = pos("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
+        let rook_up = pos("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b R 1");
+        assert!(evaluate(&rook_up) > evaluate(&even) + 800);
+    }
+
+    #[test]
+    fn explain_adds_up() {
+        let p = pos("ln1g3nl/1r3kg2/p2pppsp1/2ps2p1p/1p7/2P1P1P2/PPBP1P2P/2SKGS1R1/LN1G3NL w Bp 1");
+        let text = explain(&p);
+        let last = text.lines().last().unwrap();
+        assert!(last.ends_with(&format!(": {}", evaluate(&p))), "{text}");
+        assert!(text.contains("near enemy king"));
+    }
+}

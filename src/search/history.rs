@@ -1,0 +1,100 @@
+//! What the search learns about moves as it goes, per thread: killer moves, counter
+//! moves, and history scores of quiet moves and captures that caused cutoffs.
+
+use crate::position::Position;
+use crate::types::{Color, Move, Piece};
+
+/// Largest magnitude a history score reaches; updates shrink towards it ("gravity").
+pub const HISTORY_MAX: i32 = 16_384;
+
+/// Index of a move's origin: the square of a board move, 81 + kind for a drop.
+#[inline(always)]
+fn origin(mv: Move) -> usize {
+    ((mv.raw() >> 7) & 0x7f) as usize
+}
+
+/// Pulls `entry` towards `bonus` so that it stays within ±HISTORY_MAX.
+#[inline(always)]
+fn apply(entry: &mut i16, bonus: i32) {
+    let e = *entry as i32;
+    let updated = e + bonus - e * bonus.abs() / HISTORY_MAX;
+    *entry = updated.clamp(-HISTORY_MAX, HISTORY_MAX) as i16;
+}
+
+/// Bonus for a move that caused a cutoff at `depth`.
+#[inline]
+pub fn bonus(depth: i32) -> i32 {
+    (depth * depth * 32 + depth * 64).min(2_400)
+}
+
+/// The per-thread move statistics.
+pub struct History {
+    /// Quiet moves by side, origin and destination.
+    quiet: Vec<[[i16; 81]; 88]>,
+    /// Captures by moved piece, destination and captured kind.
+    capture: Vec<[[i16; 16]; 81]>,
+    /// The quiet reply that refuted a move, by the refuted move's piece and destination.
+    counter: Vec<[Option<Move>; 81]>,
+}
+
+impl Default for History {
+    fn default() -> History {
+        History {
+            quiet: vec![[[0; 81]; 88]; 2],
+            capture: vec![[[0; 16]; 81]; 32],
+            counter: vec![[None; 81]; 32],
+        }
+    }
+}
+
+impl History {
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        *self = History::default();
+    }
+
+    #[inline]
+    pub fn quiet(&self, side: Color, mv: Move) -> i32 {
+        self.quiet[side.index()][origin(mv)][mv.to().index()] as i32
+    }
+
+    #[inline]
+    pub fn update_quiet(&mut self, side: Color, mv: Move, bonus: i32) {
+        apply(
+            &mut self.quiet[side.index()][origin(mv)][mv.to().index()],
+            bonus,
+        );
+    }
+
+    #[inline]
+    pub fn capture(&self, pos: &Position, mv: Move) -> i32 {
+        let piece = pos.moved_piece_after(mv);
+        let captured = pos.piece_at(mv.to()).map_or(0, |p| p.kind().index());
+        self.capture[piece.index() & 31][mv.to().index()][captured] as i32
+    }
+
+    #[inline]
+    pub fn update_capture(&mut self, pos: &Position, mv: Move, bonus: i32) {
+        let piece = pos.moved_piece_after(mv);
+        let captured = pos.piece_at(mv.to()).map_or(0, |p| p.kind().index());
+        apply(
+            &mut self.capture[piece.index() & 31][mv.to().index()][captured],
+            bonus,
+        );
+    }
+
+    /// The counter move stored for the opponent's last move (`piece` arrived on its
+    /// destination).
+    #[inline]
+    pub fn counter(&self, previous: Option<(Piece, Move)>) -> Option<Move> {
+        let (piece, mv) = previous?;
+        self.counter[piece.index() & 31][mv.to().index()]
+    }
+
+    #[inline]
+    pub fn set_counter(&mut self, previous: Option<(Piece, Move)>, reply: Move) {
+        if let Some((piece, mv)) = previous {
+            self.counter[piece.index() & 31][mv.to().index()] = Some(reply);
+        }
+    }
+}

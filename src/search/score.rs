@@ -1,0 +1,56 @@
+//! Search scores: centipawns, mate distances in plies, and the special values of
+//! repetitions and declarations.
+
+/// Score of delivering mate right now; a mate in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 32_000;
+/// Larger than any score.
+pub const INFINITE: i32 = MATE + 1;
+/// Deepest ply the search reaches.
+pub const MAX_PLY: usize = 128;
+/// Scores at or beyond this (in absolute value) are mates.
+pub const MATE_BOUND: i32 = MATE - 1000;
+/// The most a static evaluation may claim, so it never looks like a mate.
+pub const EVAL_LIMIT: i32 = 20_000;
+/// Score of a repetition where the side to move keeps strictly more in hand (and, negated,
+/// strictly less): a gain, though not a win.
+pub const SUPERIOR_REPETITION: i32 = 600;
+/// Score for the side to move when the opponent has checked with every move of a
+/// repetition: perpetual check loses for the checker. Not a mate, but a sure win.
+pub const PERPETUAL_CHECK_WIN: i32 = 15_000;
+
+/// Score of mating in `ply` plies from the root.
+#[inline]
+pub const fn mate_in(ply: i32) -> i32 {
+    MATE - ply
+}
+
+/// Score of being mated `ply` plies from the root.
+#[inline]
+pub const fn mated_in(ply: i32) -> i32 {
+    -MATE + ply
+}
+
+/// Whether a score is a forced mate for either side.
+#[inline]
+pub const fn is_mate(score: i32) -> bool {
+    score >= MATE_BOUND || score <= -MATE_BOUND
+}
+
+/// A score as USI reports it: `cp` or `mate` with a signed ply count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UsiScore {
+    Cp(i32),
+    /// Mate in this many plies: positive when the engine mates.
+    Mate(i32),
+}
+
+/// Turns an internal score into what USI prints.
+pub fn to_usi(score: i32) -> UsiScore {
+    if score >= MATE_BOUND {
+        UsiScore::Mate(MATE - score)
+    } else if score <= -MATE_BOUND {
+        UsiScore::Mate(-(MATE + score))
+    } else {
+        UsiScore::Cp(score)
+    }
+}

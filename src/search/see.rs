@@ -1,0 +1,136 @@
+//! Static exchange evaluation: whether a move wins at least a given amount once every
+//! capture on its destination square has been played out, cheapest attacker first.
+
+use crate::eval::params::PIECE_VALUES;
+use crate::position::Position;
+use crate::types::{Bitboard, Move, PieceKind};
+
+/// Value of a kind for exchanges (the board values of the evaluation).
+#[inline(always)]
+pub fn value(kind: PieceKind) -> i32 {
+    PIECE_VALUES[kind.index()]
+}
+
+/// Attackers in the order they join an exchange: cheapest first, the king last.
+const ORDER: [PieceKind; 14] = [
+    PieceKind::Pawn,
+    PieceKind::Lance,
+    PieceKind::Knight,
+    PieceKind::ProPawn,
+    PieceKind::ProLance,
+    PieceKind::ProKnight,
+    PieceKind::Silver,
+    PieceKind::ProSilver,
+    PieceKind::Gold,
+    PieceKind::Bishop,
+    PieceKind::Rook,
+    PieceKind::Horse,
+    PieceKind::Dragon,
+    PieceKind::King,
+];
+
+/// Whether `mv` (legal) gains at least `threshold` in the exchange it starts on its
+/// destination. Recapturers do not promote and pins are ignored: an estimate, as in
+/// every engine, good enough to order and prune moves.
+pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
+    let to = mv.to();
+    let us = pos.side_to_move();
+    let captured = pos.piece_at(to).map_or(0, |p| value(p.kind()));
+    let moved = pos.moved_piece_after(mv);
+    let promotion_gain = if mv.is_promotion() {
+        value(moved.kind()) - value(moved.kind().unpromoted())
+    } else {
+        0
+    };
+    let mut swap = captured + promotion_gain - threshold;
+    if swap < 0 {
+        return false;
+    }
+    swap = value(moved.kind()) - swap;
+    if swap <= 0 {
+        return true;
+    }
+    let mut occupied = pos.occupied() | Bitboard::from_square(to);
+    if let Some(from) = mv.from() {
+        occupied ^= Bitboard::from_square(from);
+    }
+    let mut attackers =
+        (pos.attackers_to(us, to, occupied) | pos.attackers_to(!us, to, occupied)) & occupied;
+    let mut side = us;
+    let mut result = true;
+    loop {
+        side = !side;
+        attackers &= occupied;
+        let ours = attackers & pos.pieces(side);
+        if ours.is_empty() {
+            break;
+        }
+        result = !result;
+        let (kind, sq) = ORDER
+            .iter()
+            .find_map(|&k| {
+                let set = ours & pos.pieces_of_kind(k);
+                set.lsb().map(|sq| (k, sq))
+            })
+            .expect("an attacker of some kind");
+        if kind == PieceKind::King {
+            // The king may only take last: if the other side still attacks, it cannot.
+            if (attackers & pos.pieces(!side)).is_nonempty() {
+                result = !result;
+            }
+            break;
+        }
+        swap = value(kind) - swap;
+        if swap < result as i32 {
+            break;
+        }
+        occupied ^= Bitboard::from_square(sq);
+        // Sliders behind the piece just used join in.
+        attackers |= (pos.attackers_to(side, to, occupied) | pos.attackers_to(!side, to, occupied))
+            & occupied;
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(sfen: &str, mv: &str, threshold: i32, expected: bool) {
+        let pos: Position = sfen.parse().unwrap();
+        let mv = pos.parse_move(mv).unwrap();
+        assert_eq!(
+            see_ge(&pos, mv, threshold),
+            expected,
+            "{sfen} {mv} {threshold}"
+        );
+    }
+
+    #[test]
+    fn undefended_capture_wins_the_piece() {
+        // Black rook takes an undefended white silver.
+        check("4k4/9/9/9/4s4/9/9/4R4/4K4 b - 1", "5h5e", 495, true);
+        check("4k4/9/9/9/4s4/9/9/4R4/4K4 b - 1", "5h5e", 496, false);
+    }
+
+    #[test]
+    fn defended_piece_taken_by_a_rook_loses() {
+        // The silver is defended by a pawn: rook for silver loses material.
+        check("4k4/9/9/4p4/4s4/9/9/4R4/4K4 b - 1", "5h5e", 0, false);
+        // A pawn taking the same silver wins it.
+        check("4k4/9/9/4p4/4s4/4P4/9/4R4/4K4 b - 1", "5f5e", 400, true);
+    }
+
+    #[test]
+    fn x_ray_backup_counts() {
+        // Pawn takes pawn, white gold retakes, black rook behind the pawn retakes.
+        check("4k4/9/4g4/4p4/4P4/9/4R4/9/4K4 b - 1", "5e5d", 0, true);
+        check("4k4/9/4g4/4p4/4P4/9/4R4/9/4K4 b - 1", "5e5d", 91, false);
+    }
+
+    #[test]
+    fn quiet_move_to_an_attacked_square_loses_the_piece() {
+        check("4k4/9/4p4/9/9/9/9/9/4K4 b G 1", "G*5d", 0, false);
+        check("4k4/9/4p4/9/9/9/9/9/4K4 b G 1", "G*4d", 0, true);
+    }
+}

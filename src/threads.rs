@@ -1,0 +1,430 @@
+//! Lazy SMP: the search threads, created once and reused for every search.
+//!
+//! Every thread runs the same iterative deepening on its own copy of the position, with
+//! its own move statistics; they share only the transposition table, so each thread's
+//! results speed up the others. The main thread (index 0) keeps time, decides when to
+//! stop, then picks the answer from the thread that got furthest (deepest completed
+//! iteration, then best score) and reports it.
+
+use crate::position::Position;
+use crate::search::score::MATE_BOUND;
+use crate::search::{
+    immediate_decision, Decision, Event, Progress, Reporter, ScoreBound, Settings, Worker,
+};
+use crate::time::{self, Budget};
+use crate::tt::{AllocError, TranspositionTable};
+use crate::types::Move;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{channel, Sender};
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// A node counter on its own cache line, so threads do not slow each other down.
+#[repr(align(64))]
+#[derive(Default)]
+pub struct PaddedCounter(AtomicU64);
+
+impl std::ops::Deref for PaddedCounter {
+    type Target = AtomicU64;
+    fn deref(&self) -> &AtomicU64 {
+        &self.0
+    }
+}
+
+/// What a thread found in its last completed iteration.
+#[derive(Clone, Debug, Default)]
+pub struct ThreadResult {
+    pub depth: i32,
+    pub score: i32,
+    pub pv: Vec<Move>,
+}
+
+/// State all threads see during a search.
+pub struct Shared {
+    pub stop: AtomicBool,
+    /// True while a `go ponder` has not been answered by `ponderhit`.
+    pub pondering: AtomicBool,
+    pub nodes: Vec<PaddedCounter>,
+    pub results: Vec<Mutex<ThreadResult>>,
+}
+
+impl Shared {
+    fn new(threads: usize) -> Shared {
+        Shared {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            nodes: (0..threads).map(|_| PaddedCounter::default()).collect(),
+            results: (0..threads)
+                .map(|_| Mutex::new(ThreadResult::default()))
+                .collect(),
+        }
+    }
+
+    /// Nodes searched by all threads so far.
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// One search request, shared by every thread.
+pub struct Job {
+    pub root: Position,
+    pub settings: Settings,
+    pub tt: Arc<TranspositionTable>,
+    pub reporter: Reporter,
+    pub start: Instant,
+    /// The clock's budget for this move, when there is a clock or a movetime.
+    pub budget: Option<Budget>,
+    /// When `ponderhit` arrived: the hard deadline counts from then.
+    pub ponderhit_at: Mutex<Option<Instant>>,
+}
+
+impl Job {
+    /// The instant the move must be answered by, if any.
+    pub fn hard_deadline(&self) -> Option<Instant> {
+        let budget = self.budget?;
+        let from = self
+            .ponderhit_at
+            .lock()
+            .ok()
+            .and_then(|t| *t)
+            .unwrap_or(self.start);
+        Some(from + budget.maximum)
+    }
+}
+
+enum Command {
+    Search(Arc<Job>),
+    Clear,
+}
+
+struct Thread {
+    sender: Sender<Command>,
+    handle: JoinHandle<()>,
+}
+
+/// Whether a search is running, with a condition variable to wait for its end.
+#[derive(Default)]
+struct Busy {
+    running: Mutex<usize>,
+    idle: Condvar,
+}
+
+impl Busy {
+    fn start(&self, n: usize) {
+        *self.running.lock().unwrap_or_else(|e| e.into_inner()) = n;
+    }
+    fn finish_one(&self) {
+        let mut r = self.running.lock().unwrap_or_else(|e| e.into_inner());
+        *r = r.saturating_sub(1);
+        if *r == 0 {
+            self.idle.notify_all();
+        }
+    }
+    /// Waits until fewer than `n` threads run.
+    fn wait_below(&self, n: usize) {
+        let mut r = self.running.lock().unwrap_or_else(|e| e.into_inner());
+        while *r >= n {
+            r = self.idle.wait(r).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}
+
+/// The search threads and the table they share.
+pub struct ThreadPool {
+    threads: Vec<Thread>,
+    shared: Arc<Shared>,
+    tt: Arc<TranspositionTable>,
+    /// Helpers still running in the current search (the main thread waits for them).
+    helpers: Arc<Busy>,
+    /// The whole search (main thread) still running.
+    search: Arc<Busy>,
+    current: Option<Arc<Job>>,
+}
+
+impl ThreadPool {
+    /// `threads` search threads and a `hash_mib` MiB table.
+    pub fn new(threads: usize, hash_mib: usize) -> Result<ThreadPool, AllocError> {
+        let tt = Arc::new(TranspositionTable::new(hash_mib)?);
+        let mut pool = ThreadPool {
+            threads: Vec::new(),
+            shared: Arc::new(Shared::new(1)),
+            tt,
+            helpers: Arc::new(Busy::default()),
+            search: Arc::new(Busy::default()),
+            current: None,
+        };
+        pool.set_threads(threads);
+        Ok(pool)
+    }
+
+    pub fn thread_count(&self) -> usize {
+        self.threads.len()
+    }
+
+    /// Replaces the threads by `n` new ones (idle only).
+    pub fn set_threads(&mut self, n: usize) {
+        let n = n.max(1);
+        if n == self.threads.len() {
+            return;
+        }
+        self.shutdown();
+        self.shared = Arc::new(Shared::new(n));
+        let mut helpers = Vec::new();
+        for id in 1..n {
+            helpers.push(self.spawn(id, Vec::new()));
+        }
+        let senders = helpers.iter().map(|t| t.sender.clone()).collect();
+        self.threads.push(self.spawn(0, senders));
+        self.threads.extend(helpers);
+    }
+
+    /// Starts thread `id`; the main thread gets the helpers' channels to wake them.
+    fn spawn(&self, id: usize, helper_senders: Vec<Sender<Command>>) -> Thread {
+        let (sender, receiver) = channel::<Command>();
+        let shared = self.shared.clone();
+        let tt = self.tt.clone();
+        let helpers = self.helpers.clone();
+        let search = self.search.clone();
+        let handle = std::thread::Builder::new()
+            .name(format!("search-{id}"))
+            .stack_size(16 << 20)
+            .spawn(move || {
+                let mut worker = Worker::new(id, shared.clone(), tt);
+                while let Ok(command) = receiver.recv() {
+                    match command {
+                        Command::Clear => worker.clear(),
+                        Command::Search(job) if id == 0 => {
+                            main_thread(&mut worker, job, &shared, &helpers, &helper_senders);
+                            search.finish_one();
+                        }
+                        Command::Search(job) => {
+                            worker.search_job(job);
+                            helpers.finish_one();
+                        }
+                    }
+                }
+            })
+            .expect("spawning a search thread");
+        Thread { sender, handle }
+    }
+
+    /// Ends every thread and waits for them (idle only).
+    fn shutdown(&mut self) {
+        self.stop();
+        self.wait();
+        self.current = None;
+        for t in self.threads.drain(..) {
+            drop(t.sender);
+            let _ = t.handle.join();
+        }
+    }
+
+    /// Reallocates the table (idle only).
+    pub fn set_hash(&mut self, mib: usize) -> Result<(), AllocError> {
+        if self.tt.size_mib() == mib {
+            return Ok(());
+        }
+        // The threads hold the table: end them, resize, start them again.
+        let n = self.threads.len();
+        self.shutdown();
+        let result = match Arc::get_mut(&mut self.tt) {
+            Some(tt) => tt.resize(mib),
+            None => TranspositionTable::new(mib).map(|t| self.tt = Arc::new(t)),
+        };
+        self.set_threads(n);
+        result
+    }
+
+    /// Clears the table and every thread's statistics (a new game).
+    pub fn clear(&mut self) {
+        self.wait();
+        self.tt.clear();
+        for t in &self.threads {
+            let _ = t.sender.send(Command::Clear);
+        }
+    }
+
+    /// Starts searching `root`; returns at once. Events arrive through `reporter`, the
+    /// last one a [`Event::BestMove`].
+    pub fn start(&mut self, root: Position, settings: Settings, reporter: Reporter) {
+        self.wait();
+        let start = Instant::now();
+        let limits = &settings.limits;
+        let budget = match (limits.movetime, limits.clock) {
+            (Some(ms), _) => Some(Budget {
+                optimum: Duration::from_millis(ms),
+                maximum: Duration::from_millis(ms),
+            }),
+            (None, Some(clock)) if !limits.infinite => {
+                Some(time::budget(clock, root.ply(), settings.time))
+            }
+            _ => None,
+        };
+        self.shared.stop.store(false, Ordering::SeqCst);
+        self.shared.pondering.store(limits.ponder, Ordering::SeqCst);
+        for n in &self.shared.nodes {
+            n.store(0, Ordering::Relaxed);
+        }
+        for r in &self.shared.results {
+            if let Ok(mut r) = r.lock() {
+                *r = ThreadResult::default();
+            }
+        }
+        self.tt.new_search();
+        let job = Arc::new(Job {
+            root,
+            settings,
+            tt: self.tt.clone(),
+            reporter,
+            start,
+            budget,
+            ponderhit_at: Mutex::new(None),
+        });
+        self.current = Some(job.clone());
+        self.search.start(1);
+        let _ = self.threads[0].sender.send(Command::Search(job));
+    }
+
+    /// Asks the search to stop; the main thread then reports its answer.
+    pub fn stop(&self) {
+        self.shared.pondering.store(false, Ordering::SeqCst);
+        self.shared.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// The pondered move was played: the search goes on as a normal timed one.
+    pub fn ponderhit(&self) {
+        if let Some(job) = &self.current {
+            if let Ok(mut t) = job.ponderhit_at.lock() {
+                *t = Some(Instant::now());
+            }
+        }
+        self.shared.pondering.store(false, Ordering::SeqCst);
+    }
+
+    /// Waits until the current search (if any) has reported its answer.
+    pub fn wait(&self) {
+        self.search.wait_below(1);
+    }
+
+    /// Whether a search is running.
+    pub fn is_searching(&self) -> bool {
+        *self
+            .search
+            .running
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            > 0
+    }
+}
+
+impl Drop for ThreadPool {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+/// The main thread's part of a search: starts the helpers, searches, waits for the answer
+/// to be due, stops the helpers and reports the best thread's move.
+fn main_thread(
+    worker: &mut Worker,
+    job: Arc<Job>,
+    shared: &Arc<Shared>,
+    helpers: &Arc<Busy>,
+    helper_senders: &[Sender<Command>],
+) {
+    let limits = job.settings.limits.clone();
+    let decision = immediate_decision(&job.root, job.settings.rule);
+    if decision.is_none() {
+        helpers.start(helper_senders.len());
+        for sender in helper_senders {
+            if sender.send(Command::Search(job.clone())).is_err() {
+                helpers.finish_one();
+            }
+        }
+        worker.search_job(job.clone());
+    }
+    // `go infinite` and `go ponder` answer only once told to.
+    while (limits.infinite || shared.pondering.load(Ordering::SeqCst))
+        && !shared.stop.load(Ordering::SeqCst)
+    {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    shared.stop.store(true, Ordering::SeqCst);
+    if decision.is_none() {
+        helpers.wait_below(1);
+    }
+    let (decision, ponder) = match decision {
+        Some(d) => (d, None),
+        None => choose_best(worker, &job, shared),
+    };
+    (job.reporter)(Event::BestMove { decision, ponder });
+}
+
+/// The answer from the thread that searched furthest: deepest completed iteration, then
+/// best score; a found mate is preferred when shorter.
+fn choose_best(worker: &Worker, job: &Job, shared: &Shared) -> (Decision, Option<Move>) {
+    let main_pv: Vec<Move> = worker
+        .root_moves()
+        .first()
+        .map(|r| r.pv.clone())
+        .unwrap_or_default();
+    let main_score = worker.root_moves().first().map_or(0, |r| r.score);
+    let mut best = ThreadResult {
+        depth: worker.completed_depth(),
+        score: main_score,
+        pv: main_pv,
+    };
+    for r in shared.results.iter().skip(1) {
+        let Ok(r) = r.lock() else { continue };
+        if r.pv.is_empty() {
+            continue;
+        }
+        let better = if r.score >= MATE_BOUND || best.score >= MATE_BOUND {
+            r.score > best.score
+        } else {
+            r.depth > best.depth || (r.depth == best.depth && r.score > best.score)
+        };
+        if better {
+            best = r.clone();
+        }
+    }
+    let Some(&mv) = best.pv.first() else {
+        // No iteration finished at all (stopped at once): any legal move beats none.
+        let legal = job.root.legal_moves();
+        return match legal.first() {
+            Some(&m) => (Decision::Move(m), None),
+            None => (Decision::Resign, None),
+        };
+    };
+    // The final line, when it came from a helper, so the GUI shows what is played.
+    if best.pv
+        != worker
+            .root_moves()
+            .first()
+            .map(|r| r.pv.clone())
+            .unwrap_or_default()
+    {
+        (job.reporter)(Event::Progress(Progress {
+            depth: best.depth.max(1),
+            seldepth: best.depth.max(1),
+            multipv: 1,
+            score: best.score,
+            bound: ScoreBound::Exact,
+            nodes: shared.total_nodes(),
+            time_ms: job.start.elapsed().as_millis() as u64,
+            hashfull: job.tt.hashfull(),
+            pv: best.pv.clone(),
+        }));
+    }
+    let ponder = best.pv.get(1).copied().or_else(|| {
+        let mut pos = job.root.clone();
+        pos.play_unchecked(mv);
+        job.tt
+            .probe(pos.key())
+            .and_then(|e| e.mv)
+            .filter(|&m| pos.is_legal(m))
+    });
+    (Decision::Move(mv), ponder)
+}

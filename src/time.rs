@@ -1,0 +1,263 @@
+//! Time management: how long to think about one move.
+//!
+//! Two limits come out of the clock: the *optimum*, the time a normal move should take,
+//! checked between iterations and stretched or shrunk by how settled the search is; and
+//! the *maximum*, a hard deadline checked every few thousand nodes, which keeps a move
+//! within the clock whatever happens.
+//!
+//! The safety options mean, as in the engines GUIs know them from:
+//! - `NetworkDelay` (ms): taken off every deadline, for the time between the engine sending
+//!   `bestmove` and the GUI stopping its clock;
+//! - `NetworkDelay2` (ms): the margin kept when the move must arrive before the byoyomi
+//!   runs out (the main time is spent), where being late loses;
+//! - `MinimumThinkingTime` (ms): the engine thinks at least this long when the clock
+//!   allows it, rather than replying at once;
+//! - `SlowMover` (%): scales the optimum time (100 = normal, 150 = think half as long
+//!   again).
+//! Margins never take more than half of the time available, so a short byoyomi (100 ms)
+//! still leaves time to think instead of rounding down to nothing.
+
+use crate::types::Color;
+use std::time::Duration;
+
+/// The clock as `go` gives it, for the side to move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// Main time left (ms).
+    pub time_left: u64,
+    /// Byoyomi per move (ms), 0 when none.
+    pub byoyomi: u64,
+    /// Fischer increment for this move (ms), 0 when none; already available now.
+    pub increment: u64,
+}
+
+impl Clock {
+    /// The clock of `side` from `go btime .. wtime .. byoyomi .. binc .. winc ..`.
+    pub fn for_side(
+        side: Color,
+        btime: Option<u64>,
+        wtime: Option<u64>,
+        byoyomi: Option<u64>,
+        binc: Option<u64>,
+        winc: Option<u64>,
+    ) -> Option<Clock> {
+        let (time, inc) = match side {
+            Color::Black => (btime, binc),
+            Color::White => (wtime, winc),
+        };
+        if time.is_none() && byoyomi.is_none() && inc.is_none() {
+            return None;
+        }
+        Some(Clock {
+            time_left: time.unwrap_or(0),
+            byoyomi: byoyomi.unwrap_or(0),
+            increment: inc.unwrap_or(0),
+        })
+    }
+}
+
+/// The safety options (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeOptions {
+    pub network_delay: u64,
+    pub network_delay2: u64,
+    pub minimum_thinking_time: u64,
+    pub slow_mover: u64,
+}
+
+impl Default for TimeOptions {
+    fn default() -> TimeOptions {
+        TimeOptions {
+            network_delay: 120,
+            network_delay2: 1120,
+            minimum_thinking_time: 2000,
+            slow_mover: 100,
+        }
+    }
+}
+
+/// The time budget of one move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Time a normal move takes; the search stops between iterations after about this.
+    pub optimum: Duration,
+    /// Hard deadline, counted from the start of the move (or from `ponderhit`).
+    pub maximum: Duration,
+}
+
+/// The budget for a move at game ply `ply` (1-based, as SFEN counts) with `clock`.
+pub fn budget(clock: Clock, ply: u32, options: TimeOptions) -> Budget {
+    let Clock {
+        time_left,
+        byoyomi,
+        increment,
+    } = clock;
+    // Everything that may be spent on this move without losing.
+    let available = time_left + byoyomi.max(increment);
+    // Margin: the network delay always; the larger byoyomi margin when the move has to
+    // fit into the byoyomi alone. Never more than half of what is available.
+    let in_byoyomi_only = time_left == 0 && byoyomi > 0;
+    let margin = if in_byoyomi_only {
+        options.network_delay2.max(options.network_delay)
+    } else {
+        options.network_delay
+    }
+    .min(available / 2);
+    let hard = available.saturating_sub(margin);
+
+    // Moves still to play with the main time: many early, fewer later on.
+    let moves_to_go = (60u64.saturating_sub(ply as u64 / 4)).max(20);
+    let slow = options.slow_mover.max(1);
+
+    let (optimum, maximum) = if byoyomi > 0 {
+        if time_left == 0 {
+            // Pure byoyomi: time not used is lost, so use nearly all of it.
+            (hard, hard)
+        } else {
+            // Main time first, then the byoyomi that follows.
+            let share = time_left / moves_to_go;
+            let optimum = (share + byoyomi) * slow / 100;
+            let maximum = (time_left / 4 + byoyomi).min(hard);
+            (optimum.min(maximum), maximum)
+        }
+    } else if increment > 0 {
+        let share = time_left / moves_to_go + increment * 3 / 4;
+        let optimum = share * slow / 100;
+        let maximum = (time_left / 5 + increment).min(hard);
+        (optimum.min(maximum), maximum)
+    } else {
+        // Sudden death: spread the main time over the expected rest of the game.
+        let optimum = time_left / (moves_to_go + 10) * slow / 100;
+        let maximum = (time_left / 8).min(hard);
+        (optimum.min(maximum), maximum)
+    };
+    let minimum = options.minimum_thinking_time.min(maximum);
+    let optimum = optimum.max(minimum).min(maximum);
+    Budget {
+        optimum: Duration::from_millis(optimum),
+        maximum: Duration::from_millis(maximum),
+    }
+}
+
+/// How far to stretch the optimum after an iteration: more when the best move keeps
+/// changing or the score falls, less when one move has stayed best throughout.
+pub fn stretch(best_move_changes: f64, score_drop: i32, stable_iterations: u32) -> f64 {
+    let instability = 1.0 + best_move_changes.min(4.0) * 0.4;
+    let falling = 1.0 + (score_drop.clamp(0, 300) as f64) / 300.0;
+    let stability = match stable_iterations {
+        0..=2 => 1.1,
+        3..=5 => 0.9,
+        _ => 0.7,
+    };
+    instability * falling * stability
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(d: Duration) -> u64 {
+        d.as_millis() as u64
+    }
+
+    #[test]
+    fn pure_byoyomi_uses_nearly_all_of_it_and_keeps_a_margin() {
+        let options = TimeOptions {
+            minimum_thinking_time: 1000,
+            ..TimeOptions::default()
+        };
+        let b = budget(
+            Clock {
+                time_left: 0,
+                byoyomi: 10_000,
+                increment: 0,
+            },
+            40,
+            options,
+        );
+        assert_eq!(ms(b.maximum), 10_000 - 1120);
+        assert_eq!(b.optimum, b.maximum);
+    }
+
+    #[test]
+    fn short_byoyomi_keeps_half() {
+        let b = budget(
+            Clock {
+                time_left: 0,
+                byoyomi: 100,
+                increment: 0,
+            },
+            40,
+            TimeOptions::default(),
+        );
+        assert_eq!(ms(b.maximum), 50);
+        assert!(ms(b.optimum) <= 50);
+    }
+
+    #[test]
+    fn main_time_is_spread_over_the_game() {
+        let b = budget(
+            Clock {
+                time_left: 600_000,
+                byoyomi: 0,
+                increment: 0,
+            },
+            1,
+            TimeOptions {
+                minimum_thinking_time: 1000,
+                ..TimeOptions::default()
+            },
+        );
+        assert!(ms(b.optimum) > 5_000 && ms(b.optimum) < 15_000, "{b:?}");
+        assert_eq!(ms(b.maximum), 75_000);
+    }
+
+    #[test]
+    fn increment_is_available_now() {
+        let b = budget(
+            Clock {
+                time_left: 40_000,
+                byoyomi: 0,
+                increment: 10_000,
+            },
+            30,
+            TimeOptions::default(),
+        );
+        assert!(ms(b.maximum) <= 50_000 - 120);
+        assert!(ms(b.maximum) >= 10_000);
+    }
+
+    #[test]
+    fn nearly_flagged_sudden_death_still_moves_in_time() {
+        let b = budget(
+            Clock {
+                time_left: 300,
+                byoyomi: 0,
+                increment: 0,
+            },
+            120,
+            TimeOptions::default(),
+        );
+        assert!(ms(b.maximum) <= 300 / 8 + 1);
+        assert!(b.optimum <= b.maximum);
+    }
+
+    #[test]
+    fn slow_mover_scales_the_optimum() {
+        let clock = Clock {
+            time_left: 600_000,
+            byoyomi: 10_000,
+            increment: 0,
+        };
+        let normal = budget(clock, 20, TimeOptions::default());
+        let slow = budget(
+            clock,
+            20,
+            TimeOptions {
+                slow_mover: 150,
+                ..TimeOptions::default()
+            },
+        );
+        assert!(slow.optimum > normal.optimum);
+    }
+}
