@@ -3,7 +3,9 @@
 //! The engine is this library; `src/main.rs` only hands the command line to [`run`].
 
 pub mod attacks;
+pub mod bench;
 pub mod eval;
+pub mod matches;
 pub mod perft;
 pub mod position;
 pub mod search;
@@ -22,6 +24,8 @@ pub fn run(args: &[String]) -> i32 {
     match args.first().map(String::as_str) {
         None => usi::run_stdio(),
         Some("perft") => perft::run_cli(&args[1..]),
+        Some("match") => matches::run_cli(&args[1..]),
+        Some("bench") => bench::run_cli(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{}", HELP);
             0
@@ -44,4 +48,8 @@ usage:
   hayate                      run the USI protocol on stdin/stdout (what GUIs start)
   hayate perft <depth> [--sfen \"<sfen>\"] [--divide] [--threads <n>] [--full]
                               count the leaf nodes of the legal move tree
+  hayate bench [depth] [--threads <n>] [--hash <mib>]
+                              search fixed positions; prints '<nodes> nodes <nps> nps' 
+  hayate match --engine <cmd> [engine options] --engine <cmd> [engine options] [options]
+                              play a match between two USI engines (hayate match --help)
   hayate help                 this text";

@@ -14,6 +14,7 @@
 //!   allows it, rather than replying at once;
 //! - `SlowMover` (%): scales the optimum time (100 = normal, 150 = think half as long
 //!   again).
+//!
 //! Margins never take more than half of the time available, so a short byoyomi (100 ms)
 //! still leaves time to think instead of rounding down to nothing.
 

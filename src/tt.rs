@@ -133,7 +133,7 @@ impl TranspositionTable {
 
     /// Size in MiB.
     pub fn size_mib(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>() >> 20
+        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
     }
 
     /// Reallocates to `mib` MiB, empty. On failure the table keeps its old size, cleared.

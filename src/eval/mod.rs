@@ -31,6 +31,8 @@ static WEIGHTS: Lazy<Box<[i32]>> = Lazy::new(|| params::initial().into_boxed_sli
 /// Forces the weights to be built (for `isready`, so the first search does not pay).
 pub fn init() {
     Lazy::force(&WEIGHTS);
+    Lazy::force(&RELATIVE);
+    Lazy::force(&BOX);
 }
 
 /// Receives the features of a position: `count` times the feature `index` (negative
@@ -68,20 +70,60 @@ pub fn evaluate_with(pos: &Position, weights: &[i32]) -> i32 {
     }
 }
 
+/// [`rel_index`] for every owner, square and king square, so the evaluation looks the
+/// offset up instead of dividing square indices into files and ranks.
+static RELATIVE: Lazy<Box<[[[u8; 81]; 81]; 2]>> = Lazy::new(|| {
+    let mut table = Box::new([[[0u8; 81]; 81]; 2]);
+    for owner in Color::ALL {
+        for sq in Square::all() {
+            for king in Square::all() {
+                let dy = sq.rank().relative(owner) as i32 - king.rank().relative(owner) as i32;
+                let dx = sq.file().index().abs_diff(king.file().index());
+                table[owner.index()][sq.index()][king.index()] = rel_index(dx, dy) as u8;
+            }
+        }
+    }
+    table
+});
+
 /// Offset of a piece of `owner` on `sq` relative to the king on `king`, seen from `owner`.
 #[inline(always)]
 fn relative(owner: Color, sq: Square, king: Square) -> usize {
-    let dy = sq.rank().relative(owner) as i32 - king.rank().relative(owner) as i32;
-    let dx = sq.file().index().abs_diff(king.file().index());
-    rel_index(dx, dy)
+    RELATIVE[owner.index()][sq.index()][king.index()] as usize
+}
+
+/// Squares within two steps (king moves) of each square: the pieces that can reach a
+/// king's neighbourhood with one step move stand there.
+static BOX: Lazy<[Bitboard; 81]> = Lazy::new(|| {
+    let mut table = [Bitboard::EMPTY; 81];
+    for sq in Square::all() {
+        let mut b = attacks::king(sq) | Bitboard::from_square(sq);
+        for s in attacks::king(sq) {
+            b |= attacks::king(s);
+        }
+        table[sq.index()] = b;
+    }
+    table
+});
+
+#[inline(always)]
+fn is_slider(kind: PieceKind) -> bool {
+    matches!(
+        kind,
+        PieceKind::Lance
+            | PieceKind::Bishop
+            | PieceKind::Rook
+            | PieceKind::Horse
+            | PieceKind::Dragon
+    )
 }
 
 /// Walks the position and reports every feature to `sink` (Black positive).
 pub fn features<S: Sink>(pos: &Position, sink: &mut S) {
     let occupied = pos.occupied();
     let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
-    let mut attacked = [Bitboard::EMPTY; 2];
-    let mut attacked_by_pieces = [Bitboard::EMPTY; 2];
+    // Squares attacked by each side's sliders, which reach a king from anywhere.
+    let mut slider_reach = [Bitboard::EMPTY; 2];
 
     for color in Color::ALL {
         let sign = sign_of(color);
@@ -89,12 +131,9 @@ pub fn features<S: Sink>(pos: &Position, sink: &mut S) {
         for sq in pos.pieces(color) {
             let piece = pos.piece_at(sq).expect("a piece on an occupied square");
             let kind = piece.kind();
-            let reach = Position::piece_attacks(piece, sq, occupied);
             if kind == PieceKind::King {
-                attacked[c] |= reach;
                 continue;
             }
-            attacked_by_pieces[c] |= reach;
             let k = kind.index();
             sink.add(MATERIAL.start + k, sign);
             if let Some(own) = kings[c] {
@@ -106,14 +145,9 @@ pub fn features<S: Sink>(pos: &Position, sink: &mut S) {
                     sign,
                 );
             }
-            if matches!(
-                kind,
-                PieceKind::Lance
-                    | PieceKind::Bishop
-                    | PieceKind::Rook
-                    | PieceKind::Horse
-                    | PieceKind::Dragon
-            ) {
+            if is_slider(kind) {
+                let reach = Position::piece_attacks(piece, sq, occupied);
+                slider_reach[c] |= reach;
                 let n = (reach & !pos.pieces(color)).count() as usize;
                 sink.add(
                     MOBILITY_TERM.start + k * MOBILITY + n.min(MOBILITY - 1),
@@ -121,7 +155,6 @@ pub fn features<S: Sink>(pos: &Position, sink: &mut S) {
                 );
             }
         }
-        attacked[c] |= attacked_by_pieces[c];
         let hand = pos.hand(color);
         for kind in PieceKind::HAND {
             let n = hand.count(kind) as usize;
@@ -130,6 +163,22 @@ pub fn features<S: Sink>(pos: &Position, sink: &mut S) {
             }
         }
     }
+
+    let step_pieces = !(pos.diagonal_sliders()
+        | pos.straight_sliders()
+        | pos.pieces_of_kind(PieceKind::Lance)
+        | pos.pieces_of_kind(PieceKind::Knight));
+    // Squares of `zone` attacked by `color`'s step pieces standing near it, its knights
+    // and (given) its sliders.
+    let attacks_on = |color: Color, zone: Bitboard, around: Square, sliders: Bitboard| {
+        let mut hit = sliders & zone;
+        let near = (BOX[around.index()] & step_pieces) | pos.pieces_of_kind(PieceKind::Knight);
+        for sq in near & pos.pieces(color) {
+            let piece = pos.piece_at(sq).expect("a piece");
+            hit |= Position::piece_attacks(piece, sq, occupied) & zone;
+        }
+        hit
+    };
 
     for color in Color::ALL {
         let Some(ksq) = kings[color.index()] else {
@@ -142,9 +191,21 @@ pub fn features<S: Sink>(pos: &Position, sink: &mut S) {
         sink.add(KING_SQUARE.start + rank * 5 + file, sign);
 
         let zone = attacks::king(ksq) | Bitboard::from_square(ksq);
-        let hit = zone & attacked[them.index()];
+        let hit = attacks_on(them, zone, ksq, slider_reach[them.index()]);
+        // Our defenders, the king itself left out.
+        let defended = {
+            let without_king = Bitboard::from_square(ksq);
+            let mut d = slider_reach[color.index()] & zone;
+            let near = (BOX[ksq.index()] & step_pieces & !without_king)
+                | pos.pieces_of_kind(PieceKind::Knight);
+            for sq in near & pos.pieces(color) {
+                let piece = pos.piece_at(sq).expect("a piece");
+                d |= Position::piece_attacks(piece, sq, occupied) & zone;
+            }
+            d
+        };
         let n = hit.count() as usize;
-        let weak = (hit & !attacked_by_pieces[color.index()]).count() as usize;
+        let weak = (hit & !defended).count() as usize;
         sink.add(ZONE_ATTACKED.start + n, sign);
         sink.add(ZONE_WEAK.start + weak, sign);
         let enemy_hand = pos.hand(them);

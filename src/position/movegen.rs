@@ -354,6 +354,21 @@ impl Position {
         true
     }
 
+    /// Whether the side to move has any legal move. Tries king steps one by one first,
+    /// which answers most positions (a mate test after a check) without counting.
+    pub fn has_legal_move(&self) -> bool {
+        if let Some(ksq) = self.king[self.side.index()] {
+            let them = !self.side;
+            let occupied = self.occupied() ^ Bitboard::from_square(ksq);
+            for to in attacks::king(ksq) & !self.pieces(self.side) {
+                if !self.is_attacked(them, to, occupied) {
+                    return true;
+                }
+            }
+        }
+        self.count_legal_inline() > 0
+    }
+
     /// Counts the legal moves without listing them (bulk counting for perft).
     pub fn count_legal(&self) -> usize {
         self.count_legal_inline()

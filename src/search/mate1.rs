@@ -1,54 +1,114 @@
 //! Mate in one: a checking move after which the opponent has no legal reply.
 //!
 //! Run at every main-search node that is not in check, so the search never overlooks a
-//! mate on the board however its pruning treats the node. Only moves that land next to
-//! the enemy king, or on a knight's check square, are tried: a mate by a distant slider
-//! is found by the search itself one ply later.
+//! mate on the board however its pruning treats the node. Candidates are generated
+//! directly rather than from the full move list: drops and board moves onto the squares
+//! next to the enemy king (or onto a knight's check square). A contact check the king can
+//! simply take (the square is not defended by another of our pieces) is skipped before
+//! anything is played. Mates by a distant slider are left to the search one ply later.
 
 use crate::attacks;
-use crate::position::{GenType, Position};
-use crate::types::{Move, MoveList, PieceKind};
+use crate::position::Position;
+use crate::types::{Bitboard, Move, Piece, PieceKind, Square};
+
+/// Whether `to` stays defended by one of our pieces other than the one coming from
+/// `from` (sliders behind the mover included).
+#[inline]
+fn supported(pos: &Position, to: Square, from: Option<Square>) -> bool {
+    let us = pos.side_to_move();
+    let mut occupied = pos.occupied() | Bitboard::from_square(to);
+    let mut exclude = Bitboard::EMPTY;
+    if let Some(f) = from {
+        occupied ^= Bitboard::from_square(f);
+        exclude = Bitboard::from_square(f);
+    }
+    (pos.attackers_to(us, to, occupied) & !exclude & occupied).is_nonempty()
+}
+
+/// Plays `mv` and tells whether the opponent is then without a legal move.
+#[inline]
+fn mates(pos: &mut Position, mv: Move) -> bool {
+    pos.play_unchecked(mv);
+    let mated = !pos.has_legal_move();
+    pos.undo();
+    mated
+}
 
 /// A move that mates at once, if there is one among the contact checks.
 pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
     let us = pos.side_to_move();
-    let ksq = pos.king_square(!us)?;
-    let near = attacks::king(ksq) | attacks::knight(!us, ksq);
-    // Quick exit: nothing of ours reaches the king's surroundings and no hand piece
-    // (other than pawns, whose dropped mate is illegal) could be dropped there.
+    let them = !us;
+    let ksq = pos.king_square(them)?;
+    let occupied = pos.occupied();
+    let near = attacks::king(ksq);
+    let knight_checks = attacks::knight(them, ksq);
+
+    // Drops (a pawn drop that mates is illegal, so pawns are left out).
     let hand = pos.hand(us);
-    let droppable = PieceKind::HAND
-        .iter()
-        .any(|&k| k != PieceKind::Pawn && hand.count(k) > 0);
-    if !droppable {
-        let occupied = pos.occupied();
-        let reaches = pos.pieces(us).into_iter().any(|sq| {
-            let p = pos.piece_at(sq).expect("piece");
-            (Position::piece_attacks(p, sq, occupied) & near).is_nonempty()
-        });
-        if !reaches {
-            return None;
+    for kind in [
+        PieceKind::Rook,
+        PieceKind::Bishop,
+        PieceKind::Gold,
+        PieceKind::Silver,
+        PieceKind::Knight,
+        PieceKind::Lance,
+    ] {
+        if hand.count(kind) == 0 {
+            continue;
+        }
+        // Squares from which a piece of this kind of ours would attack the king.
+        let from_squares = match kind {
+            PieceKind::Knight => knight_checks,
+            PieceKind::Lance => attacks::pawn(them, ksq),
+            PieceKind::Rook => attacks::rook(ksq, occupied) & near,
+            PieceKind::Bishop => attacks::bishop(ksq, occupied) & near,
+            _ => Position::piece_attacks(Piece::new(them, kind), ksq, occupied),
+        };
+        for to in from_squares & !occupied {
+            if kind != PieceKind::Knight && !supported(pos, to, None) {
+                continue;
+            }
+            let mv = Move::drop(kind, to);
+            if mates(pos, mv) {
+                return Some(mv);
+            }
         }
     }
-    let mut moves = MoveList::new();
-    pos.generate(GenType::Legal, &mut moves);
-    for mv in moves {
-        if !near.has(mv.to()) {
+
+    // Board moves onto the king's neighbourhood or a knight check square.
+    let targets = (near | knight_checks) & !pos.pieces(us);
+    let mut close = near;
+    for s in near {
+        close |= attacks::king(s);
+    }
+    for from in pos.pieces(us) {
+        let piece = pos.piece_at(from).expect("a piece");
+        let kind = piece.kind();
+        let slider = matches!(
+            kind,
+            PieceKind::Lance
+                | PieceKind::Bishop
+                | PieceKind::Rook
+                | PieceKind::Horse
+                | PieceKind::Dragon
+        );
+        if kind == PieceKind::King || (!slider && kind != PieceKind::Knight && !close.has(from)) {
             continue;
         }
-        if mv.drop_kind() == Some(PieceKind::Pawn) {
-            continue;
-        }
-        // The moved piece must attack the king from its destination, or the move must
-        // uncover a check; `gives_check` tells both.
-        if !pos.gives_check(mv) {
-            continue;
-        }
-        pos.play_unchecked(mv);
-        let mated = pos.count_legal() == 0;
-        pos.undo();
-        if mated {
-            return Some(mv);
+        for to in Position::piece_attacks(piece, from, occupied) & targets {
+            let contact = near.has(to);
+            if contact && !supported(pos, to, Some(from)) {
+                continue;
+            }
+            for promote in [true, false] {
+                let mv = Move::new(from, to, promote);
+                if !pos.is_legal(mv) || !pos.gives_check(mv) {
+                    continue;
+                }
+                if mates(pos, mv) {
+                    return Some(mv);
+                }
+            }
         }
     }
     None

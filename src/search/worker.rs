@@ -221,7 +221,7 @@ impl Worker {
                     break;
                 }
                 // Keep the lines found so far in order.
-                self.root_moves[..=pv_index].sort_by(|a, b| b.score.cmp(&a.score));
+                self.root_moves[..=pv_index].sort_by_key(|r| std::cmp::Reverse(r.score));
                 if self.is_main() {
                     self.report(depth, multipv, ScoreBound::Exact);
                 }
@@ -300,7 +300,7 @@ impl Worker {
         loop {
             let score = self.search::<true>(alpha, beta, depth, 0, false);
             // Stable sort: moves that were not searched to the end keep their order.
-            self.root_moves[self.pv_index..].sort_by(|a, b| b.score.cmp(&a.score));
+            self.root_moves[self.pv_index..].sort_by_key(|r| std::cmp::Reverse(r.score));
             if self.stopped {
                 return;
             }

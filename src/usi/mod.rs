@@ -225,9 +225,14 @@ impl Session {
                     self.out.line(l);
                 }
             }
-            "bench" => self
-                .out
-                .info_string("bench: not available yet (it arrives with the search)"),
+            "bench" => {
+                self.finish_search();
+                let out = self.out.clone();
+                let result =
+                    crate::bench::run(crate::bench::DEFAULT_DEPTH, 1, 64, |l| out.info_string(l));
+                self.out
+                    .info_string(&format!("{} nodes {} nps", result.nodes, result.nps()));
+            }
             "help" => self.out.info_string(
                 "commands: usi isready setoption usinewgame position go stop ponderhit \
                  gameover quit d eval bench help; go perft <depth> counts moves",

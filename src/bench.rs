@@ -1,0 +1,149 @@
+//! `hayate bench`: searches a fixed set of varied positions to a fixed depth on a fresh
+//! table and prints the total nodes and speed. With one thread the node count is the same
+//! on every run and machine, so it identifies the search: commits that change the search
+//! or the evaluation quote it.
+
+use crate::position::Position;
+use crate::search::{Event, Limits, Reporter, Settings};
+use crate::threads::ThreadPool;
+use crate::time::TimeOptions;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// Default search depth of the bench.
+pub const DEFAULT_DEPTH: i32 = 12;
+
+/// The bench positions: openings, middle games, an attack on the king, a handicap game,
+/// an entering-king race and endgames with many pieces in hand.
+pub const POSITIONS: [&str; 12] = [
+    "startpos",
+    "startpos moves 2g2f 3c3d 5i6h 5a5b 2f2e 2b3c 2h2f 8c8d 6h7h 3a3b 2f5f 7a6b 3i3h 9c9d 6i6h 7c7d",
+    "startpos moves 7g7f 7a7b 5i5h 3c3d 3i4h 5a5b 8h7g 2b7g+ 8i7g 3a2b",
+    "startpos moves 7g7f 8c8d 2g2f 8d8e 8h7g 3c3d 7i8h 4a3b 2f2e 2b7g+ 8h7g 3a2b 3i4h 7a7b",
+    "sfen ln1g3nl/1r3kg2/p2pppsp1/2ps2p1p/1p7/2P1P1P2/PPBP1P2P/2SKGS1R1/LN1G3NL b Bp 1",
+    "sfen l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
+    "sfen lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    "sfen ln1g1g1nl/1ks2r3/1pppp1bpp/p3spp2/9/P1P1SP1PP/1P1PP1P2/1BK1GR3/LNSG3NL b - 1",
+    "sfen 8l/1l+R2P3/p2pBG1pp/kps1p4/Nn1P2G2/P1P1P2PP/1PS6/1KSG3+r1/LN2+p3L w Sbgn2p 1",
+    "sfen lR6l/4gk3/3psg1p1/p1p1ppp1p/3n3P1/P1PPP1P1P/1PSGSP3/1KG6/LN5NL b BSNbrp 1",
+    "sfen 3g1ks2/6g2/4S4/7B1/9/9/9/9/9 b G2rb2s4n4l18p 1",
+    "sfen l2g4l/4g1k2/2n1sp1p1/p1pps1p1p/1p5P1/P1PPSPP1P/1PS1G2R1/1K1G5/LN6L w RBNPbnp 1",
+];
+
+/// Parses a bench line: `startpos [moves ...]` or `sfen <sfen> [moves ...]`.
+pub fn parse_line(line: &str) -> Result<Position, String> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let moves_at = tokens.iter().position(|&t| t == "moves");
+    let (setup, moves) = match moves_at {
+        Some(i) => (&tokens[..i], &tokens[i + 1..]),
+        None => (&tokens[..], &[][..]),
+    };
+    let mut pos = match setup.first() {
+        Some(&"startpos") => Position::startpos(),
+        Some(&"sfen") => setup[1..]
+            .join(" ")
+            .parse()
+            .map_err(|e| format!("bad sfen: {e}"))?,
+        _ => return Err(format!("bad position line '{line}'")),
+    };
+    for m in moves {
+        let mv = pos.parse_move(m).map_err(|e| e.to_string())?;
+        pos.play_unchecked(mv);
+    }
+    Ok(pos)
+}
+
+/// Totals of one bench run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BenchResult {
+    pub nodes: u64,
+    pub millis: u64,
+}
+
+impl BenchResult {
+    pub fn nps(&self) -> u64 {
+        self.nodes * 1000 / self.millis.max(1)
+    }
+}
+
+/// Searches every bench position to `depth` with `threads` threads and a `hash_mib` table
+/// cleared before each position. `line` receives a line of text per position.
+pub fn run(depth: i32, threads: usize, hash_mib: usize, mut line: impl FnMut(&str)) -> BenchResult {
+    let mut pool = ThreadPool::new(threads, hash_mib).expect("a table for the bench");
+    let mut total = BenchResult {
+        nodes: 0,
+        millis: 0,
+    };
+    for (i, text) in POSITIONS.iter().enumerate() {
+        let pos = parse_line(text).expect("bench positions are valid");
+        pool.clear();
+        let last: Arc<Mutex<(u64, String)>> = Arc::new(Mutex::new((0, String::new())));
+        let sink = last.clone();
+        let reporter: Reporter = Arc::new(move |event| {
+            let mut s = sink.lock().unwrap_or_else(|e| e.into_inner());
+            match event {
+                Event::Progress(p) => s.0 = p.nodes,
+                Event::BestMove { decision, .. } => s.1 = format!("{decision:?}"),
+            }
+        });
+        let settings = Settings {
+            limits: Limits {
+                depth: Some(depth),
+                multipv: 1,
+                ..Limits::default()
+            },
+            rule: Default::default(),
+            time: TimeOptions::default(),
+        };
+        let started = Instant::now();
+        pool.start(pos, settings, reporter);
+        pool.wait();
+        let millis = started.elapsed().as_millis() as u64;
+        let (nodes, best) = last.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        total.nodes += nodes;
+        total.millis += millis;
+        line(&format!(
+            "position {:>2}: {:>10} nodes {:>6} ms  {}",
+            i + 1,
+            nodes,
+            millis,
+            best
+        ));
+    }
+    total
+}
+
+/// `hayate bench [depth] [--threads n] [--hash mib]`.
+pub fn run_cli(args: &[String]) -> i32 {
+    let mut depth = DEFAULT_DEPTH;
+    let mut threads = 1;
+    let mut hash = 64;
+    let mut i = 0;
+    while i < args.len() {
+        let value = args.get(i + 1).and_then(|v| v.parse::<usize>().ok());
+        match (args[i].as_str(), value) {
+            ("--threads", Some(v)) => {
+                threads = v.clamp(1, 1024);
+                i += 1;
+            }
+            ("--hash", Some(v)) => {
+                hash = v.clamp(1, 1 << 20);
+                i += 1;
+            }
+            (d, _) if d.parse::<i32>().is_ok_and(|d| (1..=64).contains(&d)) => {
+                depth = d.parse().unwrap_or(DEFAULT_DEPTH)
+            }
+            (other, _) => {
+                eprintln!("hayate bench: unexpected argument '{other}'\nusage: hayate bench [depth 1-64] [--threads n] [--hash mib]");
+                return 2;
+            }
+        }
+        i += 1;
+    }
+    crate::attacks::init();
+    crate::eval::init();
+    let result = run(depth, threads, hash, |l| println!("{l}"));
+    println!("depth {depth} threads {threads} time {} ms", result.millis);
+    println!("{} nodes {} nps", result.nodes, result.nps());
+    0
+}
