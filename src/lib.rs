@@ -12,6 +12,7 @@ pub mod search;
 pub mod threads;
 pub mod time;
 pub mod tt;
+pub mod tune;
 pub mod types;
 pub mod usi;
 
@@ -26,6 +27,8 @@ pub fn run(args: &[String]) -> i32 {
         Some("perft") => perft::run_cli(&args[1..]),
         Some("match") => matches::run_cli(&args[1..]),
         Some("bench") => bench::run_cli(&args[1..]),
+        Some("selfplay") => tune::selfplay_cli(&args[1..]),
+        Some("tune") => tune::tune_cli(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{}", HELP);
             0
@@ -49,7 +52,11 @@ usage:
   hayate perft <depth> [--sfen \"<sfen>\"] [--divide] [--threads <n>] [--full]
                               count the leaf nodes of the legal move tree
   hayate bench [depth] [--threads <n>] [--hash <mib>]
-                              search fixed positions; prints '<nodes> nodes <nps> nps' 
+                              search fixed positions; prints '<nodes> nodes <nps> nps'
+  hayate selfplay [--games n] [--nodes n] [--seed s] [--concurrency k] [--out file]
+                              self-play games for tuning (positions with results)
+  hayate tune --data <file> [--out file] [--epochs n]
+                              fit the evaluation weights to self-play results
   hayate match --engine <cmd> [engine options] --engine <cmd> [engine options] [options]
                               play a match between two USI engines (hayate match --help)
   hayate help                 this text";

@@ -25,8 +25,21 @@ use once_cell::sync::Lazy;
 use params::*;
 use std::fmt::Write as _;
 
-/// The weights in use: the tuned vector shipped with the engine.
-static WEIGHTS: Lazy<Box<[i32]>> = Lazy::new(|| params::initial().into_boxed_slice());
+/// The tuned weights shipped with the engine (`hayate tune` writes this file).
+pub const SHIPPED_WEIGHTS: &str = include_str!("weights.txt");
+
+/// The weights in use: the shipped tuned vector, or the starting weights when the file
+/// does not match the layout (it is checked by a test, so that cannot ship).
+static WEIGHTS: Lazy<Box<[i32]>> = Lazy::new(|| {
+    params::parse(SHIPPED_WEIGHTS)
+        .unwrap_or_else(params::initial)
+        .into_boxed_slice()
+});
+
+/// The weights the evaluation uses.
+pub fn weights() -> &'static [i32] {
+    &WEIGHTS
+}
 
 /// Forces the weights to be built (for `isready`, so the first search does not pay).
 pub fn init() {
@@ -302,6 +315,11 @@ mod tests {
 
     fn pos(sfen: &str) -> Position {
         sfen.parse().unwrap()
+    }
+
+    #[test]
+    fn shipped_weights_match_the_layout() {
+        assert!(params::parse(SHIPPED_WEIGHTS).is_some());
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! evaluation linear in the weights: see `eval::features` and the tuner.
 
 use crate::types::PieceKind;
+use std::fmt::Write as _;
 
 /// A section of the weight vector: its first index, its length and a name for `eval`.
 #[derive(Clone, Copy, Debug)]
@@ -201,4 +202,30 @@ pub fn initial() -> Vec<i32> {
     }
     w[TEMPO.start] = 20;
     w
+}
+
+/// The weights as the text file the evaluation loads: one section per block, headed by a
+/// comment with its name.
+pub fn format(weights: &[i32]) -> String {
+    let mut text =
+        String::from("# hayate evaluation weights (see src/eval/params.rs for the layout)\n");
+    for s in SECTIONS {
+        let _ = writeln!(text, "# {}", s.name);
+        for chunk in weights[s.start..s.start + s.len].chunks(17) {
+            let row: Vec<String> = chunk.iter().map(|v| v.to_string()).collect();
+            let _ = writeln!(text, "{}", row.join(" "));
+        }
+    }
+    text
+}
+
+/// Parses [`format`]'s format; `None` unless it holds exactly the right number of weights.
+pub fn parse(text: &str) -> Option<Vec<i32>> {
+    let mut values = Vec::with_capacity(NUM_WEIGHTS);
+    for line in text.lines().filter(|l| !l.trim_start().starts_with('#')) {
+        for token in line.split_whitespace() {
+            values.push(token.parse().ok()?);
+        }
+    }
+    (values.len() == NUM_WEIGHTS).then_some(values)
 }

@@ -190,7 +190,8 @@ impl Session {
                 if !self.is_searching() {
                     crate::attacks::init();
                     crate::eval::init();
-                    self.prepare_pool();
+                    // A new game is coming: start it with an empty table.
+                    self.prepare_pool().clear();
                 }
                 self.out.line("readyok");
             }

@@ -1,0 +1,148 @@
+//! The weight tuner: a logistic fit of the evaluation to game results.
+//!
+//! Each training position carries the result of the game it came from (1 Black won,
+//! 0.5 draw, 0 White won). The evaluation is linear in its weights, `e = Σ wᵢ·xᵢ` over the
+//! feature counts `xᵢ` of the position, so the expected score `σ(e / k)` is a logistic
+//! model. The tuner first picks the scale `k` that best fits the current weights, then
+//! minimises the mean squared error between results and `σ(e / k)` by full-batch gradient
+//! descent with Adam, with a light pull towards the starting weights so that features
+//! the data rarely shows keep sensible values.
+
+use crate::eval::params::NUM_WEIGHTS;
+use crate::eval::{features, Sink};
+use crate::position::Position;
+
+/// A position reduced to its sparse feature counts.
+pub struct Sample {
+    pub features: Vec<(u32, i16)>,
+    pub result: f64,
+}
+
+struct Collect(Vec<(u32, i16)>);
+
+impl Sink for Collect {
+    fn add(&mut self, index: usize, count: i32) {
+        match self.0.iter_mut().find(|(i, _)| *i as usize == index) {
+            Some(entry) => entry.1 += count as i16,
+            None => self.0.push((index as u32, count as i16)),
+        }
+    }
+}
+
+/// Reads `sfen<TAB>result[<TAB>score]` lines. Bad lines are skipped and counted.
+pub fn load(text: &str) -> (Vec<Sample>, usize) {
+    let mut samples = Vec::new();
+    let mut bad = 0;
+    for line in text.lines() {
+        let mut fields = line.split('\t');
+        let (Some(sfen), Some(result)) = (fields.next(), fields.next()) else {
+            bad += 1;
+            continue;
+        };
+        let (Ok(pos), Ok(result)) = (sfen.parse::<Position>(), result.parse::<f64>()) else {
+            bad += 1;
+            continue;
+        };
+        let mut c = Collect(Vec::with_capacity(64));
+        features(&pos, &mut c);
+        c.0.retain(|&(_, n)| n != 0);
+        samples.push(Sample {
+            features: c.0,
+            result,
+        });
+    }
+    (samples, bad)
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn eval(sample: &Sample, w: &[f64]) -> f64 {
+    sample
+        .features
+        .iter()
+        .map(|&(i, n)| w[i as usize] * n as f64)
+        .sum()
+}
+
+/// Mean squared error of the model over the samples.
+pub fn error(samples: &[Sample], w: &[f64], k: f64) -> f64 {
+    let total: f64 = samples
+        .iter()
+        .map(|s| (s.result - sigmoid(eval(s, w) / k)).powi(2))
+        .sum();
+    total / samples.len().max(1) as f64
+}
+
+/// The scale that fits the weights best (golden-section search over 50..2000).
+pub fn best_scale(samples: &[Sample], w: &[f64]) -> f64 {
+    let (mut lo, mut hi) = (50.0f64, 2000.0f64);
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let a = hi - g * (hi - lo);
+        let b = lo + g * (hi - lo);
+        if error(samples, w, a) < error(samples, w, b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// Tuning settings.
+#[derive(Clone, Debug)]
+pub struct Tuning {
+    pub epochs: usize,
+    pub learning_rate: f64,
+    /// Strength of the pull towards the starting weights.
+    pub regularisation: f64,
+}
+
+/// Fits the weights; `progress` receives a line every few epochs. Returns the new weights
+/// and the scale used.
+pub fn fit(
+    samples: &[Sample],
+    start: &[i32],
+    tuning: &Tuning,
+    mut progress: impl FnMut(&str),
+) -> (Vec<i32>, f64) {
+    let initial: Vec<f64> = start.iter().map(|&v| v as f64).collect();
+    let mut w = initial.clone();
+    let k = best_scale(samples, &w);
+    progress(&format!(
+        "{} positions, scale {k:.1}, starting error {:.6}",
+        samples.len(),
+        error(samples, &w, k)
+    ));
+    let n = samples.len().max(1) as f64;
+    let mut m = vec![0.0; NUM_WEIGHTS];
+    let mut v = vec![0.0; NUM_WEIGHTS];
+    let (b1, b2, eps) = (0.9, 0.999, 1e-8);
+    for epoch in 1..=tuning.epochs {
+        let mut grad = vec![0.0; NUM_WEIGHTS];
+        for s in samples {
+            let p = sigmoid(eval(s, &w) / k);
+            let g = -2.0 * (s.result - p) * p * (1.0 - p) / k;
+            for &(i, c) in &s.features {
+                grad[i as usize] += g * c as f64;
+            }
+        }
+        for i in 0..NUM_WEIGHTS {
+            let gi = grad[i] / n + tuning.regularisation * (w[i] - initial[i]);
+            m[i] = b1 * m[i] + (1.0 - b1) * gi;
+            v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
+            let mh = m[i] / (1.0 - b1.powi(epoch as i32));
+            let vh = v[i] / (1.0 - b2.powi(epoch as i32));
+            w[i] -= tuning.learning_rate * mh / (vh.sqrt() + eps);
+        }
+        if epoch % 25 == 0 || epoch == tuning.epochs {
+            progress(&format!(
+                "epoch {epoch}: error {:.6}",
+                error(samples, &w, k)
+            ));
+        }
+    }
+    (w.iter().map(|&x| x.round() as i32).collect(), k)
+}
