@@ -1,0 +1,483 @@
+//! One USI engine process, driven so that nothing it does can hang the runner.
+//!
+//! Three helper threads per process keep every wait bounded: a reader turns stdout into
+//! lines on a channel (so the runner waits with `recv_timeout`), a writer sends commands
+//! (so a process that stops reading its input cannot block the runner on a full pipe), and
+//! a drain empties stderr (an engine that floods stderr would otherwise stall on it). The
+//! process is killed when the [`Engine`] is dropped.
+
+use super::clock::TimeControl;
+use std::collections::VecDeque;
+use std::fmt;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Longest stdout line kept; the rest of a longer line is dropped.
+const MAX_LINE: usize = 64 * 1024;
+/// How much of the end of stderr is kept for error messages.
+const STDERR_TAIL: usize = 4096;
+/// How long a process gets to exit by itself after `quit` or a crash before it is killed.
+const EXIT_GRACE: Duration = Duration::from_millis(500);
+
+/// Mate scores are stored as centipawns: mate in `n` plies is `±(MATE_CP - n)`.
+pub const MATE_CP: i32 = 100_000;
+
+/// What the runner needs to start one engine.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// Name in records and output.
+    pub name: String,
+    /// Whether `name` came from `--name` (otherwise the engine's `id name` may replace it).
+    pub name_given: bool,
+    /// Program and arguments.
+    pub command: Vec<String>,
+    /// Working directory of the process.
+    pub dir: Option<PathBuf>,
+    /// `setoption` pairs, sent in order; `None` for a button.
+    pub options: Vec<(String, Option<String>)>,
+    pub tc: TimeControl,
+}
+
+impl EngineSpec {
+    /// The command line as one string, for messages.
+    pub fn command_line(&self) -> String {
+        self.command.join(" ")
+    }
+}
+
+/// Why talking to an engine failed.
+#[derive(Debug)]
+pub enum EngineError {
+    /// The process could not be started: a configuration error, not a game result.
+    Spawn { command: String, source: io::Error },
+    /// The engine closed its output (it exited or crashed) while the runner waited.
+    Exited {
+        waiting_for: &'static str,
+        status: Option<String>,
+        stderr: Option<String>,
+    },
+    /// The engine did not send what the runner waited for in time.
+    Timeout {
+        waiting_for: &'static str,
+        after_ms: u64,
+    },
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::Spawn { command, source } => {
+                write!(f, "cannot start '{command}': {source}")
+            }
+            EngineError::Exited {
+                waiting_for,
+                status,
+                stderr,
+            } => {
+                write!(f, "engine exited while the runner waited for {waiting_for}")?;
+                if let Some(s) = status {
+                    write!(f, " ({s})")?;
+                }
+                if let Some(e) = stderr {
+                    write!(f, "; last stderr line: {e}")?;
+                }
+                Ok(())
+            }
+            EngineError::Timeout {
+                waiting_for,
+                after_ms,
+            } => write!(f, "no {waiting_for} within {after_ms} ms"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// The answer to one `go`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    /// The token after `bestmove` (`7g7f`, `resign`, `win`, or anything the engine sent);
+    /// empty when the line had nothing after `bestmove`.
+    pub bestmove: String,
+    /// The last score the engine reported for this move, in centipawns from its own side
+    /// (mates as `±(MATE_CP - plies)`).
+    pub score: Option<i32>,
+}
+
+/// The last bytes an engine wrote to stderr.
+#[derive(Default)]
+struct StderrTail {
+    bytes: VecDeque<u8>,
+}
+
+impl StderrTail {
+    fn push(&mut self, chunk: &[u8]) {
+        self.bytes.extend(chunk);
+        let excess = self.bytes.len().saturating_sub(STDERR_TAIL);
+        self.bytes.drain(..excess);
+    }
+
+    /// The last non-empty line, shortened to 200 characters.
+    fn last_line(&self) -> Option<String> {
+        let (a, b) = self.bytes.as_slices();
+        let text = String::from_utf8_lossy(&[a, b].concat()).into_owned();
+        let line = text.lines().rev().find(|l| !l.trim().is_empty())?;
+        Some(line.trim().chars().take(200).collect())
+    }
+}
+
+/// A running engine after the `usi` handshake.
+pub struct Engine {
+    child: Child,
+    /// Commands for the writer thread; dropping it closes the engine's stdin.
+    commands: Option<Sender<String>>,
+    lines: Receiver<String>,
+    stderr: Arc<Mutex<StderrTail>>,
+    /// The name from `id name`, if the engine sent one.
+    pub id_name: Option<String>,
+}
+
+impl Engine {
+    /// Starts the process, sends `usi`, waits up to `timeout` for `usiok`, then sends the
+    /// spec's options.
+    pub fn start(spec: &EngineSpec, timeout: Duration) -> Result<Engine, EngineError> {
+        let mut engine = Engine::spawn(spec)?;
+        engine.send("usi");
+        let mut id_name = None;
+        engine.wait_for("usiok", timeout, |line| {
+            if let Some(name) = line.strip_prefix("id name ") {
+                id_name = Some(name.trim().to_string());
+            }
+            line.trim() == "usiok"
+        })?;
+        engine.id_name = id_name;
+        for (name, value) in &spec.options {
+            match value {
+                Some(v) => engine.send(&format!("setoption name {name} value {v}")),
+                None => engine.send(&format!("setoption name {name}")),
+            }
+        }
+        Ok(engine)
+    }
+
+    fn spawn(spec: &EngineSpec) -> Result<Engine, EngineError> {
+        let spawn_error = |source| EngineError::Spawn {
+            command: spec.command_line(),
+            source,
+        };
+        let program = spec
+            .command
+            .first()
+            .ok_or_else(|| spawn_error(io::Error::other("empty command")))?;
+        let mut command = Command::new(resolve_program(program));
+        command
+            .args(&spec.command[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if let Some(dir) = &spec.dir {
+            command.current_dir(dir);
+        }
+        let mut child = command.spawn().map_err(spawn_error)?;
+
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (line_tx, lines) = mpsc::channel();
+        thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            while let Ok(true) = read_line_capped(&mut reader, &mut buf) {
+                let line = String::from_utf8_lossy(&buf).into_owned();
+                if line_tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+
+        let stdin = child.stdin.take().expect("piped stdin");
+        let (commands, command_rx) = mpsc::channel::<String>();
+        thread::spawn(move || write_commands(stdin, command_rx));
+
+        let stderr = Arc::new(Mutex::new(StderrTail::default()));
+        let mut err = child.stderr.take().expect("piped stderr");
+        let sink = Arc::clone(&stderr);
+        thread::spawn(move || {
+            let mut chunk = [0u8; 8192];
+            while let Ok(n @ 1..) = err.read(&mut chunk) {
+                sink.lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(&chunk[..n]);
+            }
+        });
+
+        Ok(Engine {
+            child,
+            commands: Some(commands),
+            lines,
+            stderr,
+            id_name: None,
+        })
+    }
+
+    /// Queues one command line. A dead engine is noticed by the next wait.
+    pub fn send(&self, line: &str) {
+        if let Some(tx) = &self.commands {
+            let _ = tx.send(line.to_string());
+        }
+    }
+
+    /// Reads lines until `done` accepts one, for at most `timeout`.
+    fn wait_for(
+        &mut self,
+        waiting_for: &'static str,
+        timeout: Duration,
+        mut done: impl FnMut(&str) -> bool,
+    ) -> Result<(), EngineError> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    if done(&line) {
+                        return Ok(());
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(EngineError::Timeout {
+                        waiting_for,
+                        after_ms: timeout.as_millis() as u64,
+                    })
+                }
+                Err(RecvTimeoutError::Disconnected) => return Err(self.exited(waiting_for)),
+            }
+        }
+    }
+
+    /// The error for an engine whose stdout closed, with its exit status if it has one.
+    fn exited(&mut self, waiting_for: &'static str) -> EngineError {
+        let deadline = Instant::now() + EXIT_GRACE;
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => break Some(status.to_string()),
+                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(10)),
+                _ => break None,
+            }
+        };
+        // Give the drain a moment to collect the last words on stderr.
+        thread::sleep(Duration::from_millis(20));
+        let stderr = self
+            .stderr
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .last_line();
+        EngineError::Exited {
+            waiting_for,
+            status,
+            stderr,
+        }
+    }
+
+    /// `isready`, then waits up to `timeout` for `readyok`.
+    pub fn ready(&mut self, timeout: Duration) -> Result<(), EngineError> {
+        self.send("isready");
+        self.wait_for("readyok", timeout, |line| line.trim() == "readyok")
+    }
+
+    /// Sends `position` and `go`, and waits up to `allowance` for `bestmove`. Returns the
+    /// reply and the time from sending `go` to reading `bestmove`.
+    pub fn think(
+        &mut self,
+        position: &str,
+        go: &str,
+        allowance: Duration,
+    ) -> (Result<Reply, EngineError>, Duration) {
+        self.send(position);
+        let start = Instant::now();
+        self.send(go);
+        let mut score = None;
+        let mut bestmove = None;
+        let result = self.wait_for("bestmove", allowance, |line| {
+            let mut tokens = line.split_whitespace();
+            match tokens.next() {
+                Some("info") => {
+                    if let Some(s) = parse_score(line) {
+                        score = Some(s);
+                    }
+                    false
+                }
+                Some("bestmove") => {
+                    bestmove = Some(tokens.next().unwrap_or("").to_string());
+                    true
+                }
+                _ => false,
+            }
+        });
+        let elapsed = start.elapsed();
+        let reply = result.map(|()| Reply {
+            bestmove: bestmove.unwrap_or_default(),
+            score,
+        });
+        (reply, elapsed)
+    }
+
+    /// Sends `stop` after a move ran out of time and waits up to `timeout` for the late
+    /// `bestmove`. Returns whether the engine is back in step with the runner.
+    pub fn stop(&mut self, timeout: Duration) -> bool {
+        self.send("stop");
+        self.wait_for("bestmove", timeout, |line| line.starts_with("bestmove"))
+            .is_ok()
+    }
+
+    /// Sends `quit`, closes stdin, and kills the process if it has not exited shortly after.
+    pub fn quit(mut self) {
+        self.send("quit");
+        self.commands = None;
+        let deadline = Instant::now() + EXIT_GRACE;
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        // Drop kills it.
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.commands = None;
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}
+
+/// Writes queued commands to the engine's stdin until the queue closes or the pipe breaks.
+fn write_commands(mut stdin: ChildStdin, commands: Receiver<String>) {
+    for line in commands {
+        let ok = stdin
+            .write_all(line.as_bytes())
+            .and_then(|()| stdin.write_all(b"\n"))
+            .and_then(|()| stdin.flush());
+        if ok.is_err() {
+            break;
+        }
+    }
+}
+
+/// Reads one line into `buf` without its line ending, keeping at most [`MAX_LINE`] bytes
+/// of it. Returns `false` at the end of the stream.
+fn read_line_capped(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<bool> {
+    buf.clear();
+    let mut read_any = false;
+    loop {
+        let chunk = reader.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(read_any);
+        }
+        read_any = true;
+        let (end, consumed, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i, i + 1, true),
+            None => (chunk.len(), chunk.len(), false),
+        };
+        let room = MAX_LINE.saturating_sub(buf.len());
+        buf.extend_from_slice(&chunk[..end.min(room)]);
+        reader.consume(consumed);
+        if done {
+            if buf.last() == Some(&b'\r') {
+                buf.pop();
+            }
+            return Ok(true);
+        }
+    }
+}
+
+/// A program given as a relative path with a directory part (`target/release/hayate`) is
+/// taken relative to the runner's directory, also when the engine runs elsewhere (`--dir`);
+/// a bare name is looked up in `PATH` as usual.
+fn resolve_program(program: &str) -> PathBuf {
+    let path = Path::new(program);
+    let has_dir = path.components().count() > 1;
+    if has_dir && path.is_relative() {
+        if let Ok(cwd) = std::env::current_dir() {
+            return cwd.join(path);
+        }
+    }
+    path.to_path_buf()
+}
+
+/// The score of an `info` line (`score cp 34`, `score mate -5`, `score mate +`), in
+/// centipawns from the engine's side.
+pub fn parse_score(line: &str) -> Option<i32> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let i = tokens.iter().position(|&t| t == "score")?;
+    // `info string` is free text to the end of the line.
+    if tokens[..i].contains(&"string") {
+        return None;
+    }
+    let value = *tokens.get(i + 2)?;
+    match *tokens.get(i + 1)? {
+        "cp" => value
+            .parse::<i32>()
+            .ok()
+            .map(|v| v.clamp(-MATE_CP, MATE_CP)),
+        "mate" => {
+            let negative = value.starts_with('-');
+            let plies = value
+                .trim_start_matches(['+', '-'])
+                .parse::<i32>()
+                .unwrap_or(0)
+                .clamp(0, MATE_CP);
+            let magnitude = MATE_CP - plies;
+            Some(if negative { -magnitude } else { magnitude })
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_from_info_lines() {
+        assert_eq!(parse_score("info depth 3 score cp 34 pv 7g7f"), Some(34));
+        assert_eq!(parse_score("info score cp -120 lowerbound"), Some(-120));
+        assert_eq!(parse_score("info depth 9 score mate 5"), Some(MATE_CP - 5));
+        assert_eq!(parse_score("info score mate -4"), Some(-(MATE_CP - 4)));
+        assert_eq!(parse_score("info score mate +"), Some(MATE_CP));
+        assert_eq!(parse_score("info score mate -"), Some(-MATE_CP));
+        assert_eq!(parse_score("info depth 1 nodes 30"), None);
+        assert_eq!(parse_score("info score"), None);
+        assert_eq!(parse_score("info string my score cp 5"), None);
+    }
+
+    #[test]
+    fn long_lines_are_cut_and_line_endings_removed() {
+        let mut text = vec![b'x'; MAX_LINE + 100];
+        text.extend_from_slice(b"\r\nbestmove 7g7f\r\nlast");
+        let mut reader = io::Cursor::new(text);
+        let mut buf = Vec::new();
+        assert!(read_line_capped(&mut reader, &mut buf).unwrap());
+        assert_eq!(buf.len(), MAX_LINE);
+        assert!(read_line_capped(&mut reader, &mut buf).unwrap());
+        assert_eq!(buf, b"bestmove 7g7f");
+        assert!(read_line_capped(&mut reader, &mut buf).unwrap());
+        assert_eq!(buf, b"last");
+        assert!(!read_line_capped(&mut reader, &mut buf).unwrap());
+    }
+
+    #[test]
+    fn stderr_tail_keeps_the_last_line() {
+        let mut tail = StderrTail::default();
+        tail.push(&vec![b'a'; 10_000]);
+        tail.push(b"\nTraceback: boom\n\n");
+        assert_eq!(tail.bytes.len(), STDERR_TAIL);
+        assert_eq!(tail.last_line().as_deref(), Some("Traceback: boom"));
+    }
+}

@@ -1,0 +1,557 @@
+//! `hayate match`: engine-vs-engine matches between any two USI engines.
+//!
+//! The runner referees: it keeps the clocks, checks every move with the library's rules,
+//! decides how games end, and turns every engine fault (crash, hang, bad move, no
+//! `readyok`) into a lost game instead of a stuck match.
+//!
+//! - [`cli`]: the command line, into a [`MatchConfig`];
+//! - [`engine`]: one engine process with bounded waits;
+//! - [`clock`]: time controls and the runner's clock;
+//! - [`opening`]: the opening lines;
+//! - [`game`]: one game, its referee and adjudication;
+//! - [`stats`]: Elo, LOS and SPRT;
+//! - [`record`]: the CSA and JSON-lines records;
+//! - this file: the worker threads, progress output and the final summary.
+
+pub mod cli;
+pub mod clock;
+pub mod engine;
+pub mod game;
+pub mod opening;
+pub mod record;
+pub mod stats;
+
+pub use cli::{CliError, MatchConfig, USAGE};
+
+use engine::{Engine, EngineError};
+use game::{EndReason, GameRecord, GameSetup, Outcome, Player};
+use stats::{format_elo, Sprt, SprtDecision, Tally};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use crate::types::Color;
+
+/// Why a match could not be played to the end.
+#[derive(Debug)]
+pub enum MatchError {
+    /// An engine process could not be started at all (wrong command or directory).
+    Engine(EngineError),
+    /// A record file or the output folder could not be written.
+    Records { path: PathBuf, source: io::Error },
+}
+
+impl fmt::Display for MatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatchError::Engine(e) => write!(f, "{e}"),
+            MatchError::Records { path, source } => {
+                write!(f, "cannot write {}: {source}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for MatchError {}
+
+/// What a finished (or stopped) match produced.
+#[derive(Debug)]
+pub struct MatchReport {
+    /// Engine names as used in the records (made distinct if they were equal).
+    pub names: [String; 2],
+    /// Every game, in the order they finished.
+    pub games: Vec<GameRecord>,
+    /// Engine 1's results (games without a result are left out).
+    pub tally: Tally,
+    /// The SPRT's last log-likelihood ratio and its decision (the first bound crossed;
+    /// games still running then do not undo it), when one was asked for.
+    pub sprt: Option<(f64, Option<SprtDecision>)>,
+    pub csa_path: PathBuf,
+    pub json_path: PathBuf,
+}
+
+/// `hayate match ...`: parses the arguments, plays the match with progress on stdout, and
+/// returns the process exit code (2 for a bad command line, 1 when the match failed).
+pub fn run_cli(args: &[String]) -> i32 {
+    let config = match cli::parse(args) {
+        Ok(config) => config,
+        Err(CliError::Help) => {
+            println!("{USAGE}");
+            return 0;
+        }
+        Err(e) => {
+            eprintln!("hayate match: {e}");
+            return 2;
+        }
+    };
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    match run_match(&config, &mut out) {
+        Ok(_) => 0,
+        Err(e) => {
+            eprintln!("hayate match: {e}");
+            1
+        }
+    }
+}
+
+/// Plays a whole match, writing progress and the summary to `out` and the records to the
+/// output folder.
+pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchReport, MatchError> {
+    let names = engine_names(config, out)?;
+    let mut engines = config.engines.clone();
+    for (spec, name) in engines.iter_mut().zip(&names) {
+        spec.name = name.clone();
+    }
+    let mut records = Records::create(config.out.as_deref())?;
+
+    let _ = writeln!(
+        out,
+        "match: {} ({}) vs {} ({}), {} games, {} at a time, {} opening(s)",
+        names[0],
+        engines[0].tc,
+        names[1],
+        engines[1].tc,
+        config.games,
+        config.concurrency.min(config.games),
+        config.openings.len()
+    );
+    let _ = writeln!(
+        out,
+        "records: {} and {}",
+        records.csa_path.display(),
+        records.json_path.display()
+    );
+
+    let next_game = AtomicUsize::new(0);
+    let abort = AtomicBool::new(false);
+    let mut summary = Summary::new(names.clone(), config.sprt);
+    let mut games = Vec::new();
+    let mut fatal: Option<MatchError> = None;
+
+    thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel::<Result<GameRecord, EngineError>>();
+        for _ in 0..config.concurrency.min(config.games) {
+            let tx = tx.clone();
+            let (engines, next_game, abort) = (&engines, &next_game, &abort);
+            scope.spawn(move || worker(config, engines, next_game, abort, tx));
+        }
+        drop(tx);
+        for message in rx {
+            let record = match message {
+                Ok(record) => record,
+                Err(e) => {
+                    abort.store(true, Ordering::SeqCst);
+                    fatal.get_or_insert(MatchError::Engine(e));
+                    continue;
+                }
+            };
+            if let Err(e) = records.write(&record, &names) {
+                abort.store(true, Ordering::SeqCst);
+                fatal.get_or_insert(e);
+            }
+            summary.add(&record);
+            if !config.quiet {
+                let _ = writeln!(out, "{}", summary.progress_line(&record, config.games));
+                let _ = out.flush();
+            }
+            if summary.sprt_verdict.is_some() {
+                abort.store(true, Ordering::SeqCst);
+            }
+            games.push(record);
+        }
+    });
+
+    let _ = write!(out, "{}", summary.final_text(&records));
+    let _ = out.flush();
+    if let Some(e) = fatal {
+        return Err(e);
+    }
+    Ok(MatchReport {
+        names,
+        games,
+        tally: summary.tally,
+        sprt: summary
+            .sprt
+            .map(|s| (s.llr(&summary.tally), summary.sprt_verdict.map(|v| v.0))),
+        csa_path: records.csa_path,
+        json_path: records.json_path,
+    })
+}
+
+/// One worker: its own pair of engine processes, kept between games while healthy; takes
+/// game numbers from the shared counter until the match is done or stopped.
+fn worker(
+    config: &MatchConfig,
+    engines: &[engine::EngineSpec; 2],
+    next_game: &AtomicUsize,
+    abort: &AtomicBool,
+    results: mpsc::Sender<Result<GameRecord, EngineError>>,
+) {
+    let mut players = engines.clone().map(Player::new);
+    while !abort.load(Ordering::SeqCst) {
+        let index = next_game.fetch_add(1, Ordering::SeqCst);
+        if index >= config.games {
+            break;
+        }
+        let pair = index / 2;
+        let opening_index = pair % config.openings.len();
+        let setup = GameSetup {
+            index,
+            opening_index,
+            opening: &config.openings[opening_index],
+            black_slot: index % 2,
+        };
+        let result = game::play_game(&mut players, &setup, &config.rules, abort);
+        let fatal = result.is_err();
+        if results.send(result).is_err() || fatal {
+            break;
+        }
+    }
+    for player in players.iter_mut() {
+        player.shutdown();
+    }
+}
+
+/// The engines' names: `--name`, else the `id name` the engine reports (it is started once
+/// for that, which also shows a wrong command before any game), else the program's name.
+/// Equal names get ` #1` and ` #2` so output and records tell them apart.
+fn engine_names(config: &MatchConfig, out: &mut dyn Write) -> Result<[String; 2], MatchError> {
+    /// What starting an engine once told about its name.
+    enum Probe {
+        Skipped,
+        Named(Option<String>),
+        /// Started but failed the handshake: not fatal, its games will record the fault.
+        Failed(EngineError),
+    }
+    let probes: Vec<Result<Probe, EngineError>> = thread::scope(|scope| {
+        let handles: Vec<_> = config
+            .engines
+            .iter()
+            .map(|spec| {
+                scope.spawn(move || {
+                    if spec.name_given {
+                        return Ok(Probe::Skipped);
+                    }
+                    match Engine::start(spec, config.rules.ready_timeout) {
+                        Ok(engine) => {
+                            let name = engine.id_name.clone();
+                            engine.quit();
+                            Ok(Probe::Named(name))
+                        }
+                        Err(e @ EngineError::Spawn { .. }) => Err(e),
+                        Err(e) => Ok(Probe::Failed(e)),
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("name probe thread"))
+            .collect()
+    });
+    let mut names = [String::new(), String::new()];
+    for (i, probe) in probes.into_iter().enumerate() {
+        let spec = &config.engines[i];
+        names[i] = match probe.map_err(MatchError::Engine)? {
+            Probe::Named(Some(id)) if !id.is_empty() => id,
+            Probe::Failed(e) => {
+                let _ = writeln!(
+                    out,
+                    "warning: engine {} ({}) did not start cleanly: {e}",
+                    i + 1,
+                    spec.command_line()
+                );
+                spec.name.clone()
+            }
+            _ => spec.name.clone(),
+        };
+    }
+    if names[0] == names[1] {
+        names = [format!("{} #1", names[0]), format!("{} #2", names[1])];
+    }
+    Ok(names)
+}
+
+/// The two record files, written game by game so an interrupted match keeps what it played.
+struct Records {
+    csa: File,
+    json: File,
+    csa_path: PathBuf,
+    json_path: PathBuf,
+    written: usize,
+}
+
+impl Records {
+    /// Opens `games.csa` and `games.jsonl` in `dir`, or in a new `match-<date>-<time>`
+    /// folder. Existing records are never overwritten.
+    fn create(dir: Option<&Path>) -> Result<Records, MatchError> {
+        let dir = match dir {
+            Some(dir) => {
+                fs::create_dir_all(dir).map_err(|source| MatchError::Records {
+                    path: dir.to_path_buf(),
+                    source,
+                })?;
+                dir.to_path_buf()
+            }
+            None => new_folder()?,
+        };
+        let open = |name: &str| -> Result<(File, PathBuf), MatchError> {
+            let path = dir.join(name);
+            let file = OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path)
+                .map_err(|source| MatchError::Records {
+                    path: path.clone(),
+                    source,
+                })?;
+            Ok((file, path))
+        };
+        let (csa, csa_path) = open("games.csa")?;
+        let (json, json_path) = open("games.jsonl")?;
+        Ok(Records {
+            csa,
+            json,
+            csa_path,
+            json_path,
+            written: 0,
+        })
+    }
+
+    fn write(&mut self, game: &GameRecord, names: &[String; 2]) -> Result<(), MatchError> {
+        let mut csa = String::new();
+        if self.written > 0 {
+            csa.push_str("/\n");
+        }
+        csa.push_str(&record::csa_game(game));
+        let json = record::json_game(game, names) + "\n";
+        self.written += 1;
+        let fail = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| MatchError::Records { path, source }
+        };
+        self.csa
+            .write_all(csa.as_bytes())
+            .and_then(|()| self.csa.flush())
+            .map_err(fail(&self.csa_path))?;
+        self.json
+            .write_all(json.as_bytes())
+            .and_then(|()| self.json.flush())
+            .map_err(fail(&self.json_path))
+    }
+}
+
+/// A new `match-YYYYMMDD-HHMMSS` folder (UTC) in the current directory, with `-2`, `-3`, …
+/// appended when one of that name exists.
+fn new_folder() -> Result<PathBuf, MatchError> {
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (y, mo, d, h, mi, s) = record::utc_datetime(now);
+    let base = format!("match-{y:04}{mo:02}{d:02}-{h:02}{mi:02}{s:02}");
+    for n in 1.. {
+        let name = if n == 1 {
+            base.clone()
+        } else {
+            format!("{base}-{n}")
+        };
+        let path = PathBuf::from(name);
+        match fs::create_dir(&path) {
+            Ok(()) => return Ok(path),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(source) => return Err(MatchError::Records { path, source }),
+        }
+    }
+    unreachable!("some folder name is free")
+}
+
+/// Running totals for the progress lines and the final summary.
+struct Summary {
+    names: [String; 2],
+    tally: Tally,
+    /// Engine 1's results by the colour it played.
+    by_color: [Tally; 2],
+    /// Wins by colour and draws, over all games with a result.
+    color_wins: [u32; 2],
+    draws: u32,
+    no_result: u32,
+    reasons: BTreeMap<EndReason, u32>,
+    /// Faults by the engine that committed them (the loser of a fault game).
+    faults: [BTreeMap<EndReason, u32>; 2],
+    sprt: Option<Sprt>,
+    /// The SPRT decision and the number of games it was reached after, once a bound is
+    /// crossed. Kept from then on: the match stops there.
+    sprt_verdict: Option<(SprtDecision, u32)>,
+}
+
+impl Summary {
+    fn new(names: [String; 2], sprt: Option<Sprt>) -> Summary {
+        Summary {
+            names,
+            tally: Tally::default(),
+            by_color: [Tally::default(); 2],
+            color_wins: [0; 2],
+            draws: 0,
+            no_result: 0,
+            reasons: BTreeMap::new(),
+            faults: [BTreeMap::new(), BTreeMap::new()],
+            sprt,
+            sprt_verdict: None,
+        }
+    }
+
+    fn add(&mut self, game: &GameRecord) {
+        *self.reasons.entry(game.reason).or_default() += 1;
+        match game.outcome {
+            Outcome::Win(c) => {
+                self.color_wins[c.index()] += 1;
+                if game.reason.is_fault() {
+                    let loser = game.engine_of[(!c).index()];
+                    *self.faults[loser].entry(game.reason).or_default() += 1;
+                }
+            }
+            Outcome::Draw => self.draws += 1,
+            Outcome::NoResult => self.no_result += 1,
+        }
+        if let Some(points) = game.points_of_engine(0) {
+            self.tally.add(points);
+            self.by_color[game.color_of(0).index()].add(points);
+        }
+        if let (Some(sprt), None) = (&self.sprt, self.sprt_verdict) {
+            if let Some(decision) = sprt.decision(&self.tally) {
+                self.sprt_verdict = Some((decision, self.tally.games()));
+            }
+        }
+    }
+
+    /// `W-L-D` of engine 1 and its score.
+    fn running_score(&self) -> String {
+        let t = &self.tally;
+        let score = t
+            .score()
+            .map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s));
+        format!("{}-{}-{} {score}", t.wins, t.losses, t.draws)
+    }
+
+    fn sprt_text(&self, sprt: &Sprt) -> String {
+        let (lower, upper) = sprt.bounds();
+        format!("LLR {:.2} [{lower:.2}, {upper:.2}]", sprt.llr(&self.tally))
+    }
+
+    /// One line per finished game, in the order games finish (with `--concurrency` that
+    /// need not be game order; the game number says which).
+    fn progress_line(&self, game: &GameRecord, total: usize) -> String {
+        let mut line = format!(
+            "game {}/{}: {} (black) vs {} (white), opening {}: {} {}, {} {}",
+            game.index + 1,
+            total,
+            game.names[0],
+            game.names[1],
+            game.opening_index + 1,
+            game.outcome.notation(),
+            game.reason,
+            game.moves.len(),
+            if game.moves.len() == 1 {
+                "ply"
+            } else {
+                "plies"
+            }
+        );
+        if game.reason.is_fault() || game.outcome == Outcome::NoResult {
+            line.push_str(&format!(" ({})", game.detail));
+        }
+        line.push_str(&format!(" | {}: {}", self.names[0], self.running_score()));
+        if let Some(sprt) = &self.sprt {
+            line.push_str(&format!(" | {}", self.sprt_text(sprt)));
+        }
+        line
+    }
+
+    fn final_text(&self, records: &Records) -> String {
+        let t = &self.tally;
+        let [a, b] = &self.names;
+        let mut s = String::new();
+        let wld = |t: &Tally| format!("{} won, {} lost, {} drawn", t.wins, t.losses, t.draws);
+        s.push_str(&format!("\nresult of {a} vs {b}\n"));
+        s.push_str(&format!(
+            "games: {} ({} without result)\n",
+            t.games() + self.no_result,
+            self.no_result
+        ));
+        s.push_str(&format!("{a}: {}", wld(t)));
+        if let Some(score) = t.score() {
+            s.push_str(&format!("; score {:.1}%", 100.0 * score));
+        }
+        s.push('\n');
+        if let Some(e) = t.elo() {
+            let one_kind = [t.wins, t.losses, t.draws].contains(&t.games());
+            let interval = if one_kind {
+                "no interval: every game had the same result".to_string()
+            } else {
+                format!(
+                    "95% interval {} .. {}",
+                    format_elo(e.lower),
+                    format_elo(e.upper)
+                )
+            };
+            s.push_str(&format!(
+                "Elo difference: {} ({interval})\n",
+                format_elo(e.elo)
+            ));
+            s.push_str(&format!("LOS: {:.1}%\n", 100.0 * t.los()));
+        }
+        s.push_str(&format!(
+            "{a} as black: {}; as white: {}\n",
+            wld(&self.by_color[Color::Black.index()]),
+            wld(&self.by_color[Color::White.index()])
+        ));
+        s.push_str(&format!(
+            "black won {}, white won {}, draws {}\n",
+            self.color_wins[0], self.color_wins[1], self.draws
+        ));
+        if let Some(sprt) = &self.sprt {
+            let verdict = match self.sprt_verdict {
+                Some((SprtDecision::AcceptH1, n)) => format!("H1 accepted after {n} games"),
+                Some((SprtDecision::AcceptH0, n)) => format!("H0 accepted after {n} games"),
+                None => "no decision".to_string(),
+            };
+            s.push_str(&format!(
+                "SPRT elo0 {} elo1 {} alpha {} beta {}: {}, {verdict}\n",
+                sprt.elo0,
+                sprt.elo1,
+                sprt.alpha,
+                sprt.beta,
+                self.sprt_text(sprt)
+            ));
+        }
+        let list = |m: &BTreeMap<EndReason, u32>| {
+            m.iter()
+                .map(|(r, n)| format!("{r} {n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        s.push_str(&format!("endings: {}\n", list(&self.reasons)));
+        for (i, faults) in self.faults.iter().enumerate() {
+            if !faults.is_empty() {
+                s.push_str(&format!(
+                    "games lost by {} to faults: {}\n",
+                    self.names[i],
+                    list(faults)
+                ));
+            }
+        }
+        s.push_str(&format!(
+            "records: {}, {}\n",
+            records.csa_path.display(),
+            records.json_path.display()
+        ));
+        s
+    }
+}

@@ -1,0 +1,787 @@
+//! `hayate match` against engines that misbehave in every way the runner must survive, and
+//! a short real match hayate vs hayate through the binary.
+//!
+//! The misbehaving engines are `tests/fake_engine/fake_usi.py` (Python 3): it answers the
+//! protocol itself and asks a real hayate for its moves, so it plays legally until its mode
+//! makes it crash, hang, play an illegal or unparsable move, resign, declare wrongly, flood
+//! stderr or sleep past its time. Each test checks the result, the reason, that the runner
+//! finished within a bound, and that one record per game was written.
+
+use hayate::matches::game::{EndReason, GameRecord, Outcome};
+use hayate::matches::{self, cli, MatchReport};
+use hayate::position::EnteringKingRule;
+use hayate::{Color, Position};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const HAYATE: &str = env!("CARGO_BIN_EXE_hayate");
+const FAKE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fake_engine/fake_usi.py");
+
+/// The fake engine's command line in `mode` (with its own arguments).
+fn fake(mode: &str) -> String {
+    format!("python3 '{FAKE}' {mode} --hayate '{HAYATE}'")
+}
+
+/// A scratch folder removed when the test ends.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let path =
+            std::env::temp_dir().join(format!("hayate-match-test-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path).unwrap();
+        TempDir(path)
+    }
+
+    fn file(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Plays a match in-process with `args` (plus `--out` in a scratch folder). Returns the
+/// report, the progress output and how long it took; panics past `bound`.
+fn play(name: &str, args: &[&str], bound: Duration) -> (MatchReport, String, TempDir) {
+    let dir = TempDir::new(name);
+    let mut args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    args.push("--out".into());
+    args.push(dir.0.join("records").display().to_string());
+    let config = cli::parse(&args).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mut out = Vec::new();
+    let start = Instant::now();
+    let report = matches::run_match(&config, &mut out).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let elapsed = start.elapsed();
+    let output = String::from_utf8(out).unwrap();
+    assert!(
+        elapsed < bound,
+        "{name}: took {elapsed:?}, bound {bound:?}\n{output}"
+    );
+    // One record per game in both files.
+    let json = std::fs::read_to_string(&report.json_path).unwrap();
+    assert_eq!(json.lines().count(), report.games.len(), "{name}");
+    let csa = std::fs::read_to_string(&report.csa_path).unwrap();
+    assert_eq!(
+        csa.lines().filter(|l| *l == "V2.2").count(),
+        report.games.len()
+    );
+    (report, output, dir)
+}
+
+/// hayate (engine 1) against the fake in `mode` (engine 2), two games so the fake plays
+/// both colours and has to be restarted after a fatal fault. Every game must be lost by
+/// the fake for `reason`, with `detail` in the recorded detail.
+fn fake_loses(mode: &str, extra: &[&str], reason: EndReason, detail: &str) -> MatchReport {
+    let command = fake(mode);
+    let mut args = vec![
+        "--byoyomi",
+        "300",
+        // Generous, so that hayate itself never loses on time on a busy machine.
+        "--margin",
+        "1000",
+        "--ready-timeout",
+        "3000",
+        "--engine",
+        HAYATE,
+        "--name",
+        "hayate",
+        "--engine",
+        &command,
+        "--name",
+        "fake",
+        "--games",
+        "2",
+        "--max-moves",
+        "40",
+    ];
+    args.extend_from_slice(extra);
+    let name = mode.split_whitespace().next().unwrap();
+    let (report, output, _dir) = play(name, &args, Duration::from_secs(30));
+    assert_eq!(report.games.len(), 2, "{output}");
+    for g in &report.games {
+        assert_eq!(g.reason, reason, "{mode}: {g:?}\n{output}");
+        assert_eq!(g.outcome, Outcome::Win(g.color_of(0)), "{mode}: {g:?}");
+        assert!(g.detail.contains(detail), "{mode}: {:?}", g.detail);
+    }
+    assert_eq!((report.tally.wins, report.tally.losses), (2, 0));
+    assert!(output.contains("games lost by fake to faults") || !reason.is_fault());
+    report
+}
+
+#[test]
+fn an_engine_that_crashes_mid_game_loses_and_is_restarted() {
+    // The fake plays two moves, then exits on its third `go`. The second game gets that
+    // far again only if the crashed process was replaced.
+    let report = fake_loses(
+        "crash --after 2",
+        &[],
+        EndReason::Crash,
+        "crashing on purpose",
+    );
+    for g in &report.games {
+        assert!(g.moves.len() >= 4, "{g:?}");
+    }
+}
+
+#[test]
+fn an_engine_that_exits_at_usi_loses_before_the_first_move() {
+    let report = fake_loses("crashstart", &[], EndReason::Crash, "exited");
+    assert!(report.games.iter().all(|g| g.moves.is_empty()));
+}
+
+#[test]
+fn an_engine_that_never_answers_go_loses_on_time() {
+    let report = fake_loses("hang", &[], EndReason::TimeUp, "no bestmove within 1300 ms");
+    assert!(report.games.iter().all(|g| g.moves.len() <= 1));
+}
+
+#[test]
+fn an_engine_that_sleeps_past_its_time_loses_on_time_without_waiting_for_it() {
+    // It would answer after 30 s; the runner must not wait that long (the bound is 30 s
+    // for both games together).
+    fake_loses(
+        "slow --after 1 --sleep 30",
+        &[],
+        EndReason::TimeUp,
+        "no bestmove",
+    );
+}
+
+#[test]
+fn an_engine_that_never_answers_isready_loses() {
+    fake_loses(
+        "noready",
+        &["--ready-timeout", "700"],
+        EndReason::NotReady,
+        "no readyok within 700 ms",
+    );
+}
+
+#[test]
+fn illegal_and_unparsable_moves_lose() {
+    fake_loses("illegal --after 1", &[], EndReason::IllegalMove, "1a3b");
+    fake_loses("garbage", &[], EndReason::UnparsableMove, "'xyz'");
+}
+
+#[test]
+fn resignation_and_a_wrong_declaration_lose() {
+    fake_loses("resign --after 2", &[], EndReason::Resign, "resigned");
+    fake_loses(
+        "win",
+        &["--rule", "CSARule24"],
+        EndReason::WrongDeclaration,
+        "CSARule24",
+    );
+}
+
+#[test]
+fn an_engine_flooding_stderr_plays_on() {
+    let command = fake("stderr");
+    let (report, output, _dir) = play(
+        "stderr",
+        &[
+            "--nodes",
+            "1000",
+            "--engine",
+            HAYATE,
+            "--engine",
+            &command,
+            "--games",
+            "2",
+            "--max-moves",
+            "30",
+        ],
+        Duration::from_secs(60),
+    );
+    // Names from `id name`.
+    assert!(report.names[0].starts_with("hayate "), "{:?}", report.names);
+    assert_eq!(report.names[1], "fake-stderr");
+    for g in &report.games {
+        assert!(!g.reason.is_fault(), "{g:?}\n{output}");
+        assert!(!g.moves.is_empty());
+    }
+}
+
+/// One game between two scripted fakes from `opening` (a file line).
+fn scripted(
+    name: &str,
+    opening: &str,
+    black: &str,
+    white: &str,
+    extra: &[&str],
+) -> (GameRecord, String) {
+    let dir = TempDir::new(&format!("{name}-openings"));
+    let openings = dir.file("openings.txt");
+    std::fs::write(&openings, format!("# a comment\n\n{opening}\n")).unwrap();
+    let (b, w) = (
+        fake(&format!("script {black}")),
+        fake(&format!("script {white}")),
+    );
+    let openings = openings.display().to_string();
+    let mut args = vec![
+        "--byoyomi",
+        "1000",
+        "--engine",
+        &b,
+        "--name",
+        "B",
+        "--engine",
+        &w,
+        "--name",
+        "W",
+        "--games",
+        "1",
+        "--openings",
+        &openings,
+    ];
+    args.extend_from_slice(extra);
+    let (report, output, _out) = play(name, &args, Duration::from_secs(30));
+    (report.games[0].clone(), output)
+}
+
+#[test]
+fn fourfold_repetition_is_a_draw() {
+    let black = format!("--moves '{}'", "5i5h 5h5i ".repeat(4));
+    let white = format!("--moves '{}'", "5a5b 5b5a ".repeat(4));
+    let (g, output) = scripted("sennichite", "startpos", &black, &white, &[]);
+    assert_eq!(
+        (g.outcome, g.reason, g.moves.len()),
+        (Outcome::Draw, EndReason::Sennichite, 12),
+        "{output}"
+    );
+}
+
+#[test]
+fn perpetual_check_loses_for_the_checker() {
+    // The rook checks from 1c and 2c while the king steps between 1a and 2a.
+    let black = format!("--moves '3c1c {}'", "1c2c 2c1c ".repeat(4));
+    let white = format!("--moves '{}'", "1a2a 2a1a ".repeat(4));
+    let opening = "sfen 8k/9/6R2/9/9/9/9/9/K8 b - 1";
+    let (g, output) = scripted("perpetual", opening, &black, &white, &[]);
+    assert_eq!(
+        (g.outcome, g.reason, g.moves.len()),
+        (Outcome::Win(Color::White), EndReason::PerpetualCheck, 13),
+        "{output}"
+    );
+}
+
+#[test]
+fn a_correct_declaration_wins() {
+    // Black's king in the enemy camp with ten pieces there worth 26 points, two pawns in
+    // hand: 28 points, enough for Black under the 27-point rule.
+    let opening = "sfen +R+BGKG+B+R2/SSSS5/9/9/9/9/9/9/8k b 2P 1";
+    let pos: Position = opening[5..].parse().unwrap();
+    assert!(pos.can_declare_win(EnteringKingRule::CsaRule27));
+    let command = fake("win");
+    let dir = TempDir::new("declaration-openings");
+    let openings = dir.file("openings.txt");
+    std::fs::write(&openings, opening).unwrap();
+    let openings = openings.display().to_string();
+    let (report, output, _out) = play(
+        "declaration",
+        &[
+            "--byoyomi",
+            "1000",
+            "--engine",
+            &command,
+            "--name",
+            "declarer",
+            "--engine",
+            HAYATE,
+            "--games",
+            "1",
+            "--openings",
+            &openings,
+        ],
+        Duration::from_secs(30),
+    );
+    let g = &report.games[0];
+    assert_eq!(
+        (g.outcome, g.reason),
+        (Outcome::Win(Color::Black), EndReason::Declaration),
+        "{output}"
+    );
+    let csa = std::fs::read_to_string(&report.csa_path).unwrap();
+    assert!(csa.contains("P1+RY+UM+KI+OU+KI+UM+RY *  * \n"), "{csa}");
+    assert!(csa.trim_end().ends_with("%KACHI"), "{csa}");
+}
+
+#[test]
+fn score_adjudication_needs_both_engines_to_agree() {
+    let shuffle_b = "--moves '5i5h 5h5i 5i5h 5h5i 5i5h 5h5i'";
+    let shuffle_w = "--moves '5a5b 5b5a 5a5b 5b5a 5a5b 5b5a'";
+    // Both say White is lost by 800: after two moves each, White resigns on its turn.
+    let (g, output) = scripted(
+        "adjudicate-loss",
+        "startpos",
+        &format!("{shuffle_b} --score 800"),
+        &format!("{shuffle_w} --score -800"),
+        &["--resign-score", "500", "--resign-moves", "2"],
+    );
+    assert_eq!(
+        (g.outcome, g.reason, g.moves.len()),
+        (Outcome::Win(Color::Black), EndReason::AdjudicatedLoss, 5),
+        "{output}"
+    );
+    // Both say the game is level: a draw once ply 4 is reached.
+    let (g, output) = scripted(
+        "adjudicate-draw",
+        "startpos",
+        &format!("{shuffle_b} --score 3"),
+        &format!("{shuffle_w} --score -5"),
+        &[
+            "--draw-score",
+            "10",
+            "--draw-moves",
+            "2",
+            "--draw-after",
+            "4",
+        ],
+    );
+    assert_eq!(
+        (g.outcome, g.reason, g.moves.len()),
+        (Outcome::Draw, EndReason::AdjudicatedDraw, 4),
+        "{output}"
+    );
+}
+
+#[test]
+fn sprt_stops_a_one_sided_match_early() {
+    let command = fake("resign");
+    let (report, output, _dir) = play(
+        "sprt",
+        &[
+            "--byoyomi",
+            "300",
+            "--margin",
+            "1000",
+            "--engine",
+            HAYATE,
+            "--name",
+            "hayate",
+            "--engine",
+            &command,
+            "--name",
+            "resigner",
+            "--games",
+            "100",
+            "--sprt",
+            "0",
+            "50",
+        ],
+        Duration::from_secs(60),
+    );
+    let (llr, decision) = report.sprt.unwrap();
+    assert_eq!(
+        decision,
+        Some(hayate::matches::stats::SprtDecision::AcceptH1),
+        "{output}"
+    );
+    assert!(llr > 2.94 && report.games.len() < 20, "{output}");
+    assert!(
+        output.contains("LLR") && output.contains("H1 accepted"),
+        "{output}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// The binary: a real match hayate vs hayate, records read back.
+
+#[test]
+fn hayate_plays_hayate_and_writes_readable_records() {
+    let dir = TempDir::new("selfplay");
+    let openings = dir.file("openings.txt");
+    std::fs::write(
+        &openings,
+        "startpos moves 7g7f 3c3d\n\
+         sfen lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1 moves 3c3d\n",
+    )
+    .unwrap();
+    let start = Instant::now();
+    let output = Command::new(HAYATE)
+        .current_dir(&dir.0)
+        .args([
+            "match", "--nodes", "1000", "--engine", HAYATE, "--engine", HAYATE,
+        ])
+        .args(["--games", "4", "--concurrency", "2"])
+        .args(["--max-moves", "60", "--openings"])
+        .arg(&openings)
+        .output()
+        .unwrap();
+    let elapsed = start.elapsed();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(elapsed < Duration::from_secs(60), "{elapsed:?}");
+    assert_eq!(
+        stdout.lines().filter(|l| l.starts_with("game ")).count(),
+        4,
+        "{stdout}"
+    );
+    for needle in [
+        " #1",
+        " #2",
+        "Elo difference",
+        "LOS",
+        "as black",
+        "black won",
+        "endings:",
+    ] {
+        assert!(stdout.contains(needle), "missing '{needle}':\n{stdout}");
+    }
+
+    // The default output folder: a new match-<date>-<time> in the current directory.
+    let folders: Vec<PathBuf> = std::fs::read_dir(&dir.0)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    assert_eq!(folders.len(), 1);
+    assert!(folders[0]
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .starts_with("match-"));
+    let games = check_json(&folders[0].join("games.jsonl"));
+    check_csa(&folders[0].join("games.csa"), &games);
+}
+
+/// Reads the JSON lines back, checks every field and replays every game legally. Returns
+/// (opening plies, game plies, start) per game, in file order.
+fn check_json(path: &Path) -> Vec<(usize, usize, String)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut games = Vec::new();
+    let mut numbers = Vec::new();
+    for line in text.lines() {
+        let v = json::parse(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        let str_field = |k: &str| {
+            v.get(k)
+                .and_then(|x| x.as_str())
+                .unwrap_or_else(|| panic!("{k}: {line}"))
+        };
+        let list = |k: &str| {
+            v.get(k)
+                .and_then(|x| x.as_array())
+                .unwrap_or_else(|| panic!("{k}: {line}"))
+        };
+        numbers.push(v.get("game").unwrap().as_f64().unwrap() as usize);
+        let names: Vec<&str> = list("engines")
+            .iter()
+            .map(|n| n.as_str().unwrap())
+            .collect();
+        assert!(
+            names[0].starts_with("hayate") && names[0].ends_with(" #1"),
+            "{line}"
+        );
+        assert_eq!(names[1], names[0].replace(" #1", " #2"));
+        let black = v.get("black_engine").unwrap().as_f64().unwrap() as usize;
+        assert_eq!(str_field("black"), names[black - 1]);
+        let start = str_field("start").to_string();
+        let mut pos: Position = match start.strip_prefix("sfen ") {
+            Some(sfen) => sfen.parse().unwrap(),
+            None => Position::startpos(),
+        };
+        let opening = list("opening_moves");
+        let moves = list("moves");
+        for m in opening.iter().chain(moves) {
+            let mv = pos.parse_move(m.as_str().unwrap()).unwrap();
+            pos.play_unchecked(mv);
+        }
+        assert_eq!(list("times_ms").len(), moves.len());
+        assert_eq!(list("scores").len(), moves.len());
+        assert_eq!(v.get("plies").unwrap().as_f64(), Some(moves.len() as f64));
+        let result = str_field("result");
+        assert!(["1-0", "0-1", "1/2-1/2"].contains(&result), "{line}");
+        let reason = str_field("reason");
+        assert!(
+            EndReason::ALL.iter().any(|r| r.as_str() == reason)
+                && ![
+                    "crash",
+                    "time_up",
+                    "illegal_move",
+                    "unparsable_move",
+                    "not_ready"
+                ]
+                .contains(&reason),
+            "{line}"
+        );
+        // Max moves counts the opening too.
+        assert!(opening.len() + moves.len() <= 60);
+        games.push((opening.len(), moves.len(), start));
+    }
+    numbers.sort();
+    assert_eq!(numbers, [1, 2, 3, 4]);
+    games
+}
+
+/// Checks the CSA file: one game per `/`-separated block, in the JSON file's order, with
+/// the header, the start position, well-formed move and time lines, and an end line.
+fn check_csa(path: &Path, games: &[(usize, usize, String)]) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let blocks: Vec<Vec<&str>> = text.split("\n/\n").map(|b| b.lines().collect()).collect();
+    assert_eq!(blocks.len(), games.len(), "{text}");
+    for (block, (opening, plies, start)) in blocks.iter().zip(games) {
+        assert_eq!(block[0], "V2.2");
+        assert!(block[1].starts_with("N+hayate") && block[2].starts_with("N-hayate"));
+        let standard = block.contains(&"PI");
+        assert_eq!(standard, start == "startpos", "{block:?}");
+        if !standard {
+            assert_eq!(
+                block
+                    .iter()
+                    .filter(|l| l.starts_with("P") && l.len() == 29)
+                    .count(),
+                9
+            );
+        }
+        let moves: Vec<&&str> = block.iter().filter(|l| is_csa_move(l)).collect();
+        assert_eq!(moves.len(), opening + plies, "{block:?}");
+        let times = block.iter().filter(|l| l.starts_with('T')).count();
+        assert_eq!(times, *plies);
+        assert!(block.last().unwrap().starts_with('%'), "{block:?}");
+    }
+}
+
+/// `+7776FU`: sign, from (00 for drops), to, a CSA piece name.
+fn is_csa_move(line: &str) -> bool {
+    const PIECES: [&str; 14] = [
+        "FU", "KY", "KE", "GI", "KI", "KA", "HI", "OU", "TO", "NY", "NK", "NG", "UM", "RY",
+    ];
+    let b = line.as_bytes();
+    line.len() == 7
+        && (b[0] == b'+' || b[0] == b'-')
+        && b[1..5].iter().all(u8::is_ascii_digit)
+        && b[3] != b'0'
+        && PIECES.contains(&&line[5..])
+}
+
+#[test]
+fn bad_command_lines_and_missing_engines_fail_fast() {
+    let run = |args: &[&str]| {
+        let start = Instant::now();
+        let out = Command::new(HAYATE)
+            .arg("match")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(start.elapsed() < Duration::from_secs(10));
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, _, err) = run(&["--engine", HAYATE]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("exactly two"), "{err}");
+    let (code, out, _) = run(&["--help"]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("--concurrency"));
+
+    let dir = TempDir::new("missing");
+    let out_dir = dir.file("records").display().to_string();
+    let (code, _, err) = run(&[
+        "--byoyomi",
+        "100",
+        "--engine",
+        "/no/such/engine",
+        "--engine",
+        HAYATE,
+        "--out",
+        &out_dir,
+    ]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("cannot start '/no/such/engine'"), "{err}");
+}
+
+/// Just enough JSON to read the records back (objects, arrays, strings with escapes,
+/// numbers, true/false/null).
+mod json {
+    #[derive(Debug, PartialEq)]
+    pub enum Value {
+        Null,
+        Bool(bool),
+        Number(f64),
+        Str(String),
+        Array(Vec<Value>),
+        Object(Vec<(String, Value)>),
+    }
+
+    impl Value {
+        pub fn get(&self, key: &str) -> Option<&Value> {
+            match self {
+                Value::Object(fields) => fields.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+                _ => None,
+            }
+        }
+        pub fn as_str(&self) -> Option<&str> {
+            match self {
+                Value::Str(s) => Some(s),
+                _ => None,
+            }
+        }
+        pub fn as_f64(&self) -> Option<f64> {
+            match self {
+                Value::Number(n) => Some(*n),
+                _ => None,
+            }
+        }
+        pub fn as_array(&self) -> Option<&Vec<Value>> {
+            match self {
+                Value::Array(a) => Some(a),
+                _ => None,
+            }
+        }
+    }
+
+    pub fn parse(text: &str) -> Result<Value, String> {
+        let chars: Vec<char> = text.chars().collect();
+        let mut i = 0;
+        let v = value(&chars, &mut i)?;
+        skip_ws(&chars, &mut i);
+        if i != chars.len() {
+            return Err(format!("trailing text at {i}"));
+        }
+        Ok(v)
+    }
+
+    fn skip_ws(c: &[char], i: &mut usize) {
+        while *i < c.len() && c[*i].is_whitespace() {
+            *i += 1;
+        }
+    }
+
+    fn expect(c: &[char], i: &mut usize, ch: char) -> Result<(), String> {
+        skip_ws(c, i);
+        if c.get(*i) == Some(&ch) {
+            *i += 1;
+            Ok(())
+        } else {
+            Err(format!("expected '{ch}' at {i}"))
+        }
+    }
+
+    fn value(c: &[char], i: &mut usize) -> Result<Value, String> {
+        skip_ws(c, i);
+        match c.get(*i) {
+            Some('{') => {
+                *i += 1;
+                let mut fields = Vec::new();
+                skip_ws(c, i);
+                if c.get(*i) == Some(&'}') {
+                    *i += 1;
+                    return Ok(Value::Object(fields));
+                }
+                loop {
+                    skip_ws(c, i);
+                    let Value::Str(key) = value(c, i)? else {
+                        return Err(format!("object key at {i}"));
+                    };
+                    expect(c, i, ':')?;
+                    fields.push((key, value(c, i)?));
+                    skip_ws(c, i);
+                    match c.get(*i) {
+                        Some(',') => *i += 1,
+                        Some('}') => {
+                            *i += 1;
+                            return Ok(Value::Object(fields));
+                        }
+                        _ => return Err(format!("expected ',' or '}}' at {i}")),
+                    }
+                }
+            }
+            Some('[') => {
+                *i += 1;
+                let mut items = Vec::new();
+                skip_ws(c, i);
+                if c.get(*i) == Some(&']') {
+                    *i += 1;
+                    return Ok(Value::Array(items));
+                }
+                loop {
+                    items.push(value(c, i)?);
+                    skip_ws(c, i);
+                    match c.get(*i) {
+                        Some(',') => *i += 1,
+                        Some(']') => {
+                            *i += 1;
+                            return Ok(Value::Array(items));
+                        }
+                        _ => return Err(format!("expected ',' or ']' at {i}")),
+                    }
+                }
+            }
+            Some('"') => {
+                *i += 1;
+                let mut s = String::new();
+                loop {
+                    let ch = *c.get(*i).ok_or("unterminated string")?;
+                    *i += 1;
+                    match ch {
+                        '"' => return Ok(Value::Str(s)),
+                        '\\' => {
+                            let e = *c.get(*i).ok_or("bad escape")?;
+                            *i += 1;
+                            s.push(match e {
+                                'n' => '\n',
+                                'r' => '\r',
+                                't' => '\t',
+                                'u' => {
+                                    let hex: String =
+                                        c.get(*i..*i + 4).ok_or("bad \\u")?.iter().collect();
+                                    *i += 4;
+                                    char::from_u32(
+                                        u32::from_str_radix(&hex, 16).map_err(|e| e.to_string())?,
+                                    )
+                                    .ok_or("bad \\u")?
+                                }
+                                other => other,
+                            });
+                        }
+                        c if (c as u32) < 0x20 => return Err("raw control character".into()),
+                        c => s.push(c),
+                    }
+                }
+            }
+            Some(ch) if *ch == '-' || ch.is_ascii_digit() => {
+                let start = *i;
+                while *i < c.len()
+                    && (c[*i] == '-'
+                        || c[*i] == '.'
+                        || c[*i] == 'e'
+                        || c[*i] == '+'
+                        || c[*i].is_ascii_digit())
+                {
+                    *i += 1;
+                }
+                let text: String = c[start..*i].iter().collect();
+                text.parse()
+                    .map(Value::Number)
+                    .map_err(|e| format!("{e}: {text}"))
+            }
+            _ => {
+                for (word, v) in [
+                    ("true", Value::Bool(true)),
+                    ("false", Value::Bool(false)),
+                    ("null", Value::Null),
+                ] {
+                    let w: Vec<char> = word.chars().collect();
+                    if c.get(*i..*i + w.len()) == Some(&w[..]) {
+                        *i += w.len();
+                        return Ok(v);
+                    }
+                }
+                Err(format!("unexpected input at {i}"))
+            }
+        }
+    }
+}
