@@ -20,7 +20,7 @@ pub mod params;
 
 use crate::attacks;
 use crate::position::Position;
-use crate::types::{Bitboard, Color, PieceKind, Square};
+use crate::types::{Bitboard, Color, Move, PieceKind, Square};
 use once_cell::sync::Lazy;
 use params::*;
 use std::fmt::Write as _;
@@ -119,53 +119,26 @@ static BOX: Lazy<[Bitboard; 81]> = Lazy::new(|| {
     table
 });
 
-#[inline(always)]
-fn is_slider(kind: PieceKind) -> bool {
-    matches!(
-        kind,
-        PieceKind::Lance
-            | PieceKind::Bishop
-            | PieceKind::Rook
-            | PieceKind::Horse
-            | PieceKind::Dragon
-    )
-}
-
 /// Walks the position and reports every feature to `sink` (Black positive).
 pub fn features<S: Sink>(pos: &Position, sink: &mut S) {
-    let occupied = pos.occupied();
-    let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
-    // Squares attacked by each side's sliders, which reach a king from anywhere.
-    let mut slider_reach = [Bitboard::EMPTY; 2];
+    placement_features(pos, sink);
+    dynamic_features(pos, sink);
+}
 
+/// The placement part: material, hands and each piece relative to both kings. It
+/// changes only with the pieces a move touches (unless a king moves), so the search keeps
+/// it up to date move by move with [`placement_delta`].
+pub fn placement_features<S: Sink>(pos: &Position, sink: &mut S) {
+    let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
     for color in Color::ALL {
         let sign = sign_of(color);
-        let c = color.index();
         for sq in pos.pieces(color) {
-            let piece = pos.piece_at(sq).expect("a piece on an occupied square");
-            let kind = piece.kind();
-            if kind == PieceKind::King {
-                continue;
-            }
-            let k = kind.index();
-            sink.add(MATERIAL.start + k, sign);
-            if let Some(own) = kings[c] {
-                sink.add(OWN_KING.start + k * REL + relative(color, sq, own), sign);
-            }
-            if let Some(enemy) = kings[1 - c] {
-                sink.add(
-                    ENEMY_KING.start + k * REL + relative(color, sq, enemy),
-                    sign,
-                );
-            }
-            if is_slider(kind) {
-                let reach = Position::piece_attacks(piece, sq, occupied);
-                slider_reach[c] |= reach;
-                let n = (reach & !pos.pieces(color)).count() as usize;
-                sink.add(
-                    MOBILITY_TERM.start + k * MOBILITY + n.min(MOBILITY - 1),
-                    sign,
-                );
+            let kind = pos
+                .piece_at(sq)
+                .expect("a piece on an occupied square")
+                .kind();
+            if kind != PieceKind::King {
+                piece_features(sink, color, kind, sq, kings, sign);
             }
         }
         let hand = pos.hand(color);
@@ -174,6 +147,124 @@ pub fn features<S: Sink>(pos: &Position, sink: &mut S) {
             if n > 0 {
                 sink.add(HAND.start + kind.index() * HAND_COUNTS + n, sign);
             }
+        }
+    }
+}
+
+/// The placement features of one piece, times `sign` (Black +1, White -1; negated to
+/// take the piece away).
+#[inline(always)]
+fn piece_features<S: Sink>(
+    sink: &mut S,
+    color: Color,
+    kind: PieceKind,
+    sq: Square,
+    kings: [Option<Square>; 2],
+    sign: i32,
+) {
+    let k = kind.index();
+    let c = color.index();
+    sink.add(MATERIAL.start + k, sign);
+    if let Some(own) = kings[c] {
+        sink.add(OWN_KING.start + k * REL + relative(color, sq, own), sign);
+    }
+    if let Some(enemy) = kings[1 - c] {
+        sink.add(
+            ENEMY_KING.start + k * REL + relative(color, sq, enemy),
+            sign,
+        );
+    }
+}
+
+/// The placement score of `pos` (Black's view) under the shipped weights.
+pub fn placement(pos: &Position) -> i32 {
+    let mut total = Total {
+        weights: &WEIGHTS,
+        sum: 0,
+    };
+    placement_features(pos, &mut total);
+    total.sum
+}
+
+/// How the placement score (Black's view) changes when the legal move `mv` is played in
+/// `pos`; `None` when a king moves, which changes every piece's terms.
+#[inline]
+pub fn placement_delta(pos: &Position, mv: Move) -> Option<i32> {
+    let w: &[i32] = &WEIGHTS;
+    let mut total = Total { weights: w, sum: 0 };
+    let us = pos.side_to_move();
+    let sign = sign_of(us);
+    let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
+    let hand_term = |kind: PieceKind, n: u32| -> i32 {
+        w[HAND.start + kind.index() * HAND_COUNTS + n as usize]
+    };
+    match mv.drop_kind() {
+        Some(kind) => {
+            let n = pos.hand(us).count(kind);
+            total.sum += sign * (hand_term(kind, n - 1) - hand_term(kind, n));
+            piece_features(&mut total, us, kind, mv.to(), kings, sign);
+        }
+        None => {
+            let from = mv.from().expect("a board move");
+            let piece = pos.piece_at(from).expect("a piece to move");
+            if piece.kind() == PieceKind::King {
+                return None;
+            }
+            piece_features(&mut total, us, piece.kind(), from, kings, -sign);
+            let placed = if mv.is_promotion() {
+                piece.kind().promoted()
+            } else {
+                piece.kind()
+            };
+            piece_features(&mut total, us, placed, mv.to(), kings, sign);
+            if let Some(captured) = pos.piece_at(mv.to()) {
+                if captured.kind() == PieceKind::King {
+                    return None;
+                }
+                piece_features(&mut total, !us, captured.kind(), mv.to(), kings, sign);
+                let kind = captured.kind().unpromoted();
+                let n = pos.hand(us).count(kind);
+                total.sum += sign * (hand_term(kind, n + 1) - hand_term(kind, n));
+            }
+        }
+    }
+    Some(total.sum)
+}
+
+/// The evaluation for the side to move, given the placement score kept by the search.
+#[inline]
+pub fn evaluate_from(pos: &Position, placement: i32) -> i32 {
+    let mut total = Total {
+        weights: &WEIGHTS,
+        sum: placement,
+    };
+    dynamic_features(pos, &mut total);
+    match pos.side_to_move() {
+        Color::Black => total.sum,
+        Color::White => -total.sum,
+    }
+}
+
+/// The features that depend on attacks and the side to move: slider mobility, king
+/// squares, king safety and tempo.
+pub fn dynamic_features<S: Sink>(pos: &Position, sink: &mut S) {
+    let occupied = pos.occupied();
+    let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
+    // Squares attacked by each side's sliders, which reach a king from anywhere.
+    let mut slider_reach = [Bitboard::EMPTY; 2];
+    let sliders =
+        pos.diagonal_sliders() | pos.straight_sliders() | pos.pieces_of_kind(PieceKind::Lance);
+    for color in Color::ALL {
+        let sign = sign_of(color);
+        for sq in sliders & pos.pieces(color) {
+            let piece = pos.piece_at(sq).expect("a piece on an occupied square");
+            let reach = Position::piece_attacks(piece, sq, occupied);
+            slider_reach[color.index()] |= reach;
+            let n = (reach & !pos.pieces(color)).count() as usize;
+            sink.add(
+                MOBILITY_TERM.start + piece.kind().index() * MOBILITY + n.min(MOBILITY - 1),
+                sign,
+            );
         }
     }
 
@@ -397,6 +488,37 @@ mod tests {
         let even = pos("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
         let rook_up = pos("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b R 1");
         assert!(evaluate(&rook_up) > evaluate(&even) + 800);
+    }
+
+    #[test]
+    fn placement_delta_matches_a_full_recount() {
+        // Pseudo-random playouts through captures, promotions, drops and king moves.
+        let mut seed = 0x1234_5678_9abc_def1u64;
+        for start in [
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
+        ] {
+            let mut p = pos(start);
+            let mut placement = super::placement(&p);
+            for _ in 0..300 {
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let mv = moves[(seed % moves.len() as u64) as usize];
+                let delta = placement_delta(&p, mv);
+                p.play_unchecked(mv);
+                placement = match delta {
+                    Some(d) => placement + d,
+                    None => super::placement(&p),
+                };
+                assert_eq!(placement, super::placement(&p), "after {mv} in {p}");
+                assert_eq!(evaluate_from(&p, placement), evaluate(&p));
+            }
+        }
     }
 
     #[test]

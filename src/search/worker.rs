@@ -64,6 +64,8 @@ pub struct Worker {
     history: History,
     frames: Vec<Frame>,
     pv: Vec<Line>,
+    /// The evaluation's placement score (Black's view) at each ply, kept move by move.
+    placement: Vec<i32>,
     root_moves: Vec<RootMove>,
     pv_index: usize,
     nodes: u64,
@@ -88,6 +90,7 @@ impl Worker {
             history: History::default(),
             frames: vec![Frame::default(); MAX_PLY + 8],
             pv: vec![Line::new(); MAX_PLY + 2],
+            placement: vec![0; MAX_PLY + 2],
             root_moves: Vec::new(),
             pv_index: 0,
             nodes: 0,
@@ -125,6 +128,7 @@ impl Worker {
     pub fn search_job(&mut self, job: Arc<Job>) {
         self.tt = job.tt.clone();
         self.pos = job.root.clone();
+        self.placement[0] = eval::placement(&self.pos);
         self.rule = job.settings.rule;
         self.nodes = 0;
         self.stopped = false;
@@ -376,8 +380,22 @@ impl Worker {
         None
     }
 
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(&self.pos).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    fn evaluate(&self, ply: i32) -> i32 {
+        let placement = self.placement[ply as usize];
+        debug_assert_eq!(placement, eval::placement(&self.pos));
+        eval::evaluate_from(&self.pos, placement).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// Plays `mv` from ply `ply`, keeping the placement score of the next ply.
+    #[inline]
+    fn make(&mut self, mv: Move, ply: i32) {
+        let p = ply as usize;
+        let delta = eval::placement_delta(&self.pos, mv);
+        self.pos.play_unchecked(mv);
+        self.placement[p + 1] = match delta {
+            Some(d) => self.placement[p] + d,
+            None => eval::placement(&self.pos),
+        };
     }
 
     fn search<const PV: bool>(
@@ -409,7 +427,7 @@ impl Worker {
                 return score;
             }
             if p >= MAX_PLY {
-                return self.evaluate();
+                return self.evaluate(ply);
             }
             // Mate distance pruning: no line from here beats a mate already found nearer.
             alpha = alpha.max(mated_in(ply));
@@ -464,7 +482,7 @@ impl Worker {
         } else {
             match entry {
                 Some(e) if e.eval.abs() < EVAL_LIMIT && e.eval != 0 => e.eval,
-                _ => self.evaluate(),
+                _ => self.evaluate(ply),
             }
         };
         self.frames[p].static_eval = static_eval;
@@ -489,6 +507,7 @@ impl Worker {
                 self.frames[p].current = None;
                 self.frames[p].null_move = true;
                 self.pos.play_null();
+                self.placement[p + 1] = self.placement[p];
                 let score = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
                 self.pos.undo_null();
                 self.frames[p].null_move = false;
@@ -580,7 +599,7 @@ impl Worker {
 
             let moved = self.pos.moved_piece_after(mv);
             self.frames[p].current = Some((moved, mv));
-            self.pos.play_unchecked(mv);
+            self.make(mv, ply);
             self.tt.prefetch(self.pos.key());
 
             let mut score;
@@ -725,7 +744,7 @@ impl Worker {
         }
         let in_check = self.pos.in_check();
         if p >= MAX_PLY {
-            return if in_check { 0 } else { self.evaluate() };
+            return if in_check { 0 } else { self.evaluate(ply) };
         }
         if self.pos.can_declare_win(self.rule) {
             return mate_in(ply + 1);
@@ -751,7 +770,7 @@ impl Worker {
         } else {
             stand_pat = match entry {
                 Some(e) if e.eval != 0 && e.eval.abs() < EVAL_LIMIT => e.eval,
-                _ => self.evaluate(),
+                _ => self.evaluate(ply),
             };
             if stand_pat >= beta {
                 return stand_pat;
@@ -775,7 +794,7 @@ impl Worker {
                     continue;
                 }
             }
-            self.pos.play_unchecked(mv);
+            self.make(mv, ply);
             let score = -self.quiescence::<PV>(-beta, -alpha, ply + 1);
             self.pos.undo();
             if self.stopped {
