@@ -67,7 +67,7 @@ pub fn selfplay_cli(args: &[String]) -> i32 {
     }
 }
 
-/// `hayate tune --data FILE [--out FILE] [--epochs N] [--rate R] [--reg L]`, or
+/// `hayate tune --data FILE [--out FILE] [--epochs N] [--rate R] [--reg L] [--lambda X]`, or
 /// `hayate tune --initial --out FILE` for the untuned starting weights.
 pub fn tune_cli(args: &[String]) -> i32 {
     let mut data = None;
@@ -76,6 +76,7 @@ pub fn tune_cli(args: &[String]) -> i32 {
         epochs: 300,
         learning_rate: 2.0,
         regularisation: 1e-6,
+        lambda: 0.5,
     };
     let mut initial = false;
     let mut i = 0;
@@ -86,6 +87,7 @@ pub fn tune_cli(args: &[String]) -> i32 {
             "--epochs" => value(args, &mut i, "--epochs").map(|v| tuning.epochs = v),
             "--rate" => value(args, &mut i, "--rate").map(|v| tuning.learning_rate = v),
             "--reg" => value(args, &mut i, "--reg").map(|v| tuning.regularisation = v),
+            "--lambda" => value(args, &mut i, "--lambda").map(|v| tuning.lambda = v),
             "--initial" => {
                 initial = true;
                 Ok(())
@@ -123,12 +125,12 @@ pub fn tune_cli(args: &[String]) -> i32 {
         }
     };
     crate::attacks::init();
-    let (samples, bad) = tuner::load(&text);
+    let (mut samples, bad) = tuner::load(&text);
     if bad > 0 {
         eprintln!("hayate tune: skipped {bad} malformed lines");
     }
     let start = crate::eval::weights().to_vec();
-    let (weights, _) = tuner::fit(&samples, &start, &tuning, |l| println!("{l}"));
+    let (weights, _) = tuner::fit(&mut samples, &start, &tuning, |l| println!("{l}"));
     if let Err(e) = fs::write(&out, params::format(&weights)) {
         eprintln!("hayate tune: cannot write {out}: {e}");
         return 1;

@@ -15,7 +15,13 @@ use crate::position::Position;
 /// A position reduced to its sparse feature counts.
 pub struct Sample {
     pub features: Vec<(u32, i16)>,
+    /// What the model is fitted to: the game result, or a blend of it with the search
+    /// score (see [`blend`]).
     pub result: f64,
+    /// The game result (1 Black won, 0.5 draw, 0 White won).
+    pub game_result: f64,
+    /// The search score when the position was played (Black's view), if recorded.
+    pub score: Option<f64>,
 }
 
 struct Collect(Vec<(u32, i16)>);
@@ -43,15 +49,30 @@ pub fn load(text: &str) -> (Vec<Sample>, usize) {
             bad += 1;
             continue;
         };
+        let score = fields.next().and_then(|s| s.parse::<f64>().ok());
         let mut c = Collect(Vec::with_capacity(64));
         features(&pos, &mut c);
         c.0.retain(|&(_, n)| n != 0);
         samples.push(Sample {
             features: c.0,
             result,
+            game_result: result,
+            score,
         });
     }
     (samples, bad)
+}
+
+/// Sets each sample's target to `lambda × result + (1 − lambda) × σ(score / k)`: the
+/// search score of a deeper look at the position is a less noisy target than the result
+/// of a whole game played by a weak engine.
+pub fn blend(samples: &mut [Sample], lambda: f64, k: f64) {
+    for s in samples {
+        s.result = match s.score {
+            Some(score) => lambda * s.game_result + (1.0 - lambda) * sigmoid(score / k),
+            None => s.game_result,
+        };
+    }
 }
 
 fn sigmoid(x: f64) -> f64 {
@@ -98,12 +119,14 @@ pub struct Tuning {
     pub learning_rate: f64,
     /// Strength of the pull towards the starting weights.
     pub regularisation: f64,
+    /// Weight of the game result against the search score in the target (1 = result only).
+    pub lambda: f64,
 }
 
 /// Fits the weights; `progress` receives a line every few epochs. Returns the new weights
 /// and the scale used.
 pub fn fit(
-    samples: &[Sample],
+    samples: &mut [Sample],
     start: &[i32],
     tuning: &Tuning,
     mut progress: impl FnMut(&str),
@@ -111,6 +134,7 @@ pub fn fit(
     let initial: Vec<f64> = start.iter().map(|&v| v as f64).collect();
     let mut w = initial.clone();
     let k = best_scale(samples, &w);
+    blend(samples, tuning.lambda, k);
     progress(&format!(
         "{} positions, scale {k:.1}, starting error {:.6}",
         samples.len(),
@@ -122,7 +146,7 @@ pub fn fit(
     let (b1, b2, eps) = (0.9, 0.999, 1e-8);
     for epoch in 1..=tuning.epochs {
         let mut grad = vec![0.0; NUM_WEIGHTS];
-        for s in samples {
+        for s in samples.iter() {
             let p = sigmoid(eval(s, &w) / k);
             let g = -2.0 * (s.result - p) * p * (1.0 - p) / k;
             for &(i, c) in &s.features {
