@@ -36,6 +36,7 @@ fn search(c: &mut Criterion) {
                     },
                     rule: Default::default(),
                     time: TimeOptions::default(),
+                    max_moves_to_draw: 0,
                 };
                 pool.start(pos.clone(), settings, reporter);
                 pool.wait();

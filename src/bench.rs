@@ -94,6 +94,7 @@ pub fn run(depth: i32, threads: usize, hash_mib: usize, mut line: impl FnMut(&st
             },
             rule: Default::default(),
             time: TimeOptions::default(),
+            max_moves_to_draw: 0,
         };
         let started = Instant::now();
         pool.start(pos, settings, reporter);

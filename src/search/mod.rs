@@ -52,6 +52,8 @@ pub struct Settings {
     pub limits: Limits,
     pub rule: EnteringKingRule,
     pub time: TimeOptions,
+    /// `MaxMovesToDraw`: the game is drawn once the move number passes this (0 = never).
+    pub max_moves_to_draw: u32,
 }
 
 /// Bound of a reported score.

@@ -74,6 +74,7 @@ pub struct Worker {
     completed_depth: i32,
     nmp_min_ply: i32,
     rule: EnteringKingRule,
+    max_moves_to_draw: u32,
     stopped: bool,
     shared: Arc<Shared>,
     tt: Arc<TranspositionTable>,
@@ -99,6 +100,7 @@ impl Worker {
             completed_depth: 0,
             nmp_min_ply: 0,
             rule: EnteringKingRule::default(),
+            max_moves_to_draw: 0,
             stopped: false,
             shared,
             tt,
@@ -130,6 +132,7 @@ impl Worker {
         self.pos = job.root.clone();
         self.placement[0] = eval::placement(&self.pos);
         self.rule = job.settings.rule;
+        self.max_moves_to_draw = job.settings.max_moves_to_draw;
         self.nodes = 0;
         self.stopped = false;
         self.completed_depth = 0;
@@ -268,7 +271,8 @@ impl Worker {
             if self.root_moves.len() == 1 && depth >= 4 && job.budget.is_some() {
                 break;
             }
-            if let Some(budget) = job.budget {
+            // A fixed movetime is used in full: only the hard deadline ends it.
+            if let (Some(budget), None) = (job.budget, limits.movetime) {
                 if !self.shared.pondering.load(Ordering::Relaxed) {
                     let drop = if previous_iteration_score == -INFINITE {
                         0
@@ -377,7 +381,22 @@ impl Worker {
         if self.pos.can_declare_win(self.rule) {
             return Some(mate_in(ply + 1));
         }
+        if self.max_moves_to_draw > 0 && self.pos.ply() > self.max_moves_to_draw {
+            return Some(0);
+        }
         None
+    }
+
+    /// Whether the opponent could declare a win if it were its turn: pruning that trusts
+    /// the static evaluation (which knows nothing of declarations) must not run then.
+    fn opponent_threatens_declaration(&mut self) -> bool {
+        if self.rule == EnteringKingRule::NoEnteringKing || self.pos.in_check() {
+            return false;
+        }
+        self.pos.play_null();
+        let threat = self.pos.can_declare_win(self.rule);
+        self.pos.undo_null();
+        threat
     }
 
     fn evaluate(&self, ply: i32) -> i32 {
@@ -489,7 +508,7 @@ impl Worker {
         let improving = !in_check && p >= 2 && static_eval > self.frames[p - 2].static_eval;
         self.frames[p + 1].killers = [None; 2];
 
-        if !PV && !in_check {
+        if !PV && !in_check && !self.opponent_threatens_declaration() {
             // Reverse futility: far enough above beta that a quiet move will not fall back.
             let margin = 110 * depth - if improving { 60 } else { 0 };
             if depth <= 7 && static_eval - margin >= beta && static_eval < MATE_BOUND {

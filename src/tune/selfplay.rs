@@ -98,6 +98,7 @@ fn play_game(
             },
             rule: EnteringKingRule::CsaRule27,
             time: TimeOptions::default(),
+            max_moves_to_draw: 0,
         };
         pool.start(pos.clone(), settings, reporter);
         pool.wait();

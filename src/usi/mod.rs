@@ -19,6 +19,7 @@ use crate::threads::ThreadPool;
 use crate::time::{Clock, TimeOptions};
 use crate::types::Move;
 use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Longest input line kept; the rest of a longer line is read and dropped.
@@ -156,6 +157,9 @@ pub struct Session {
     /// The search threads and table, made at the first `isready` or `go` (start-up and
     /// `usi` must be instant), and remade there when `Threads` or `USI_Hash` changed.
     pool: Option<ThreadPool>,
+    /// Set just before a search prints its `bestmove`: from then on the search counts as
+    /// finished, so an `isready` sent on seeing the bestmove does its full setup.
+    answered: Arc<AtomicBool>,
 }
 
 impl Session {
@@ -165,6 +169,7 @@ impl Session {
             options: Options::default(),
             out,
             pool: None,
+            answered: Arc::new(AtomicBool::new(true)),
         }
     }
 
@@ -187,7 +192,8 @@ impl Session {
             }
             "isready" => {
                 // Asked during a search, answer at once; otherwise prepare everything.
-                if !self.is_searching() {
+                if !self.is_searching() || self.answered.load(Ordering::SeqCst) {
+                    self.finish_search();
                     crate::attacks::init();
                     crate::eval::init();
                     // A new game is coming: start it with an empty table.
@@ -383,6 +389,7 @@ impl Session {
         let settings = Settings {
             limits,
             rule: self.options.entering_king_rule(),
+            max_moves_to_draw: self.options.max_moves_to_draw(),
             time: TimeOptions {
                 network_delay: self.options.network_delay(),
                 network_delay2: self.options.network_delay2(),
@@ -391,7 +398,14 @@ impl Session {
             },
         };
         let out = self.out.clone();
-        let reporter: search::Reporter = Arc::new(move |event| out.line(&event_text(&event)));
+        let answered = self.answered.clone();
+        answered.store(false, Ordering::SeqCst);
+        let reporter: search::Reporter = Arc::new(move |event| {
+            if matches!(event, Event::BestMove { .. }) {
+                answered.store(true, Ordering::SeqCst);
+            }
+            out.line(&event_text(&event));
+        });
         let pos = self.position.clone();
         self.prepare_pool().start(pos, settings, reporter);
     }
