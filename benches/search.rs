@@ -6,9 +6,8 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use hayate::bench::{parse_line, POSITIONS};
-use hayate::search::{Event, Limits, Reporter, Settings};
+use hayate::search::{Event, Reporter, Settings};
 use hayate::threads::ThreadPool;
-use hayate::time::TimeOptions;
 use std::sync::Arc;
 
 fn search(c: &mut Criterion) {
@@ -28,16 +27,7 @@ fn search(c: &mut Criterion) {
                 let reporter: Reporter = Arc::new(|e: Event| {
                     black_box(e);
                 });
-                let settings = Settings {
-                    limits: Limits {
-                        depth: Some(depth),
-                        multipv: 1,
-                        ..Limits::default()
-                    },
-                    rule: Default::default(),
-                    time: TimeOptions::default(),
-                    max_moves_to_draw: 0,
-                };
+                let settings = Settings::fixed_depth(depth);
                 pool.start(pos.clone(), settings, reporter);
                 pool.wait();
             })

@@ -4,9 +4,8 @@
 //! or the evaluation quote it.
 
 use crate::position::Position;
-use crate::search::{Event, Limits, Reporter, Settings};
+use crate::search::{Event, Reporter, Settings};
 use crate::threads::ThreadPool;
-use crate::time::TimeOptions;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -86,16 +85,7 @@ pub fn run(depth: i32, threads: usize, hash_mib: usize, mut line: impl FnMut(&st
                 Event::BestMove { decision, .. } => s.1 = format!("{decision:?}"),
             }
         });
-        let settings = Settings {
-            limits: Limits {
-                depth: Some(depth),
-                multipv: 1,
-                ..Limits::default()
-            },
-            rule: Default::default(),
-            time: TimeOptions::default(),
-            max_moves_to_draw: 0,
-        };
+        let settings = Settings::fixed_depth(depth);
         let started = Instant::now();
         pool.start(pos, settings, reporter);
         pool.wait();

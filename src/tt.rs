@@ -230,8 +230,8 @@ impl TranspositionTable {
                 if data != 0 && check ^ data == key {
                     if mv.is_none() {
                         let old = Move::from_raw(data as u16);
-                        return self
-                            .write(slot, key, old, score, eval, depth, bound, pv, age, data);
+                        let data = pack(old, score, eval, depth, bound, pv, age);
+                        return Self::write(slot, key, data);
                     }
                     // Keep a deeper exact entry of the current search.
                     if bound != Bound::Exact && age_of(data) == age && depth_of(data) > depth + 3 {
@@ -247,26 +247,11 @@ impl TranspositionTable {
                 target = slot;
             }
         }
-        let data = target.data.load(Ordering::Relaxed);
-        self.write(target, key, mv, score, eval, depth, bound, pv, age, data);
+        Self::write(target, key, pack(mv, score, eval, depth, bound, pv, age));
     }
 
-    #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn write(
-        &self,
-        slot: &Slot,
-        key: u64,
-        mv: Option<Move>,
-        score: i32,
-        eval: i32,
-        depth: i32,
-        bound: Bound,
-        pv: bool,
-        age: u8,
-        _old: u64,
-    ) {
-        let data = pack(mv, score, eval, depth, bound, pv, age);
+    fn write(slot: &Slot, key: u64, data: u64) {
         slot.data.store(data, Ordering::Relaxed);
         slot.check.store(key ^ data, Ordering::Relaxed);
     }

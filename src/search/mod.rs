@@ -56,6 +56,22 @@ pub struct Settings {
     pub max_moves_to_draw: u32,
 }
 
+impl Settings {
+    /// A search to a fixed depth under the default rules (bench, tests, tools).
+    pub fn fixed_depth(depth: i32) -> Settings {
+        Settings {
+            limits: Limits {
+                depth: Some(depth),
+                multipv: 1,
+                ..Limits::default()
+            },
+            rule: EnteringKingRule::default(),
+            time: TimeOptions::default(),
+            max_moves_to_draw: 0,
+        }
+    }
+}
+
 /// Bound of a reported score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScoreBound {

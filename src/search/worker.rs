@@ -32,6 +32,16 @@ static REDUCTIONS: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
     table
 });
 
+/// Whether a stored score with this bound settles the window without searching.
+#[inline]
+fn cuts_off(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    }
+}
+
 fn reduction(depth: i32, moves: usize) -> i32 {
     REDUCTIONS[depth.clamp(0, 63) as usize][moves.min(63)]
 }
@@ -417,6 +427,33 @@ impl Worker {
         };
     }
 
+    /// Counts a node, polls the clock now and then, and starts the node's PV. Returns
+    /// `false` when the search has been stopped.
+    #[inline(always)]
+    fn enter_node<const PV: bool>(&mut self, ply: i32) -> bool {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.poll();
+        }
+        if self.stopped {
+            return false;
+        }
+        if PV {
+            self.pv[ply as usize].clear();
+            self.seldepth = self.seldepth.max(ply + 1);
+        }
+        true
+    }
+
+    /// The PV of ply `p` becomes `mv` followed by the child's PV.
+    #[inline]
+    fn update_pv(&mut self, p: usize, mv: Move) {
+        let (head, tail) = self.pv.split_at_mut(p + 1);
+        head[p].clear();
+        head[p].push(mv);
+        head[p].extend(tail[0].iter().copied());
+    }
+
     fn search<const PV: bool>(
         &mut self,
         mut alpha: i32,
@@ -429,18 +466,10 @@ impl Worker {
         if depth <= 0 {
             return self.quiescence::<PV>(alpha, beta, ply);
         }
-        self.nodes += 1;
-        if self.nodes & 1023 == 0 {
-            self.poll();
-        }
-        if self.stopped {
+        if !self.enter_node::<PV>(ply) {
             return 0;
         }
         let p = ply as usize;
-        if PV {
-            self.pv[p].clear();
-            self.seldepth = self.seldepth.max(ply + 1);
-        }
         if !root {
             if let Some(score) = self.node_outcome(ply) {
                 return score;
@@ -465,12 +494,7 @@ impl Worker {
         };
         let tt_score = entry.map(|e| score_from_tt(e.score, ply));
         if let (false, Some(e), Some(s)) = (PV, entry, tt_score) {
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if e.depth >= depth && usable {
+            if e.depth >= depth && cuts_off(e.bound, s, alpha, beta) {
                 return s;
             }
         }
@@ -683,10 +707,7 @@ impl Worker {
                 if score > alpha {
                     best_move = Some(mv);
                     if PV && !root {
-                        let (head, tail) = self.pv.split_at_mut(p + 1);
-                        head[p].clear();
-                        head[p].push(mv);
-                        head[p].extend(tail[0].iter().copied());
+                        self.update_pv(p, mv);
                     }
                     if score >= beta {
                         break;
@@ -749,18 +770,10 @@ impl Worker {
     }
 
     fn quiescence<const PV: bool>(&mut self, mut alpha: i32, beta: i32, ply: i32) -> i32 {
-        self.nodes += 1;
-        if self.nodes & 1023 == 0 {
-            self.poll();
-        }
-        if self.stopped {
+        if !self.enter_node::<PV>(ply) {
             return 0;
         }
         let p = ply as usize;
-        if PV {
-            self.pv[p].clear();
-            self.seldepth = self.seldepth.max(ply + 1);
-        }
         let in_check = self.pos.in_check();
         if p >= MAX_PLY {
             return if in_check { 0 } else { self.evaluate(ply) };
@@ -772,12 +785,7 @@ impl Worker {
         let entry = self.tt.probe(key);
         if let (false, Some(e)) = (PV, entry) {
             let s = score_from_tt(e.score, ply);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if usable {
+            if cuts_off(e.bound, s, alpha, beta) {
                 return s;
             }
         }
@@ -824,10 +832,7 @@ impl Worker {
                 if score > alpha {
                     best_move = Some(mv);
                     if PV {
-                        let (head, tail) = self.pv.split_at_mut(p + 1);
-                        head[p].clear();
-                        head[p].push(mv);
-                        head[p].extend(tail[0].iter().copied());
+                        self.update_pv(p, mv);
                     }
                     if score >= beta {
                         break;

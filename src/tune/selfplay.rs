@@ -19,7 +19,7 @@ pub const OPENINGS: &str = include_str!("openings.sfen");
 pub struct Rng(pub u64);
 
 impl Rng {
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
@@ -45,6 +45,9 @@ struct Sample {
     score: i32,
 }
 
+/// A game's samples and its result for Black.
+type GameOutcome = (Vec<Sample>, f32);
+
 /// The outcome of a game from Black's side: 1, 0.5 or 0.
 fn result_for_black(loser: Option<crate::types::Color>) -> f32 {
     match loser {
@@ -55,12 +58,7 @@ fn result_for_black(loser: Option<crate::types::Color>) -> f32 {
 }
 
 /// Plays one game from `opening` and returns its samples and the result for Black.
-fn play_game(
-    pool: &mut ThreadPool,
-    opening: &str,
-    nodes: u64,
-    max_plies: u32,
-) -> (Vec<Sample>, f32) {
+fn play_game(pool: &mut ThreadPool, opening: &str, nodes: u64, max_plies: u32) -> GameOutcome {
     use crate::types::Color;
     let mut pos = parse_line(opening).expect("openings are valid");
     pool.clear();
@@ -145,7 +143,7 @@ pub fn run(config: &SelfPlay, out: &mut dyn Write) -> std::io::Result<usize> {
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .collect();
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<(Vec<Sample>, f32)>>> =
+    let results: Mutex<Vec<Option<GameOutcome>>> =
         Mutex::new((0..config.games).map(|_| None).collect());
     std::thread::scope(|scope| {
         for _ in 0..config.concurrency.max(1) {
@@ -160,7 +158,7 @@ pub fn run(config: &SelfPlay, out: &mut dyn Write) -> std::io::Result<usize> {
                         Rng(config.seed ^ (game as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
                     let opening = openings[(game / 2) % openings.len()];
                     // Vary the node budget a little so that repeated openings diverge.
-                    let nodes = config.nodes * (80 + rng.next() % 41) / 100;
+                    let nodes = config.nodes * (80 + rng.next_u64() % 41) / 100;
                     let outcome = play_game(&mut pool, opening, nodes, config.max_plies);
                     results.lock().unwrap_or_else(|e| e.into_inner())[game] = Some(outcome);
                 }
