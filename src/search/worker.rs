@@ -445,6 +445,32 @@ impl Worker {
         true
     }
 
+    /// Stores a node's result in the table, its bound read off the window it was searched
+    /// with (`window.0` is alpha as the node began).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn store<const PV: bool>(
+        &self,
+        key: u64,
+        best_move: Option<Move>,
+        best_score: i32,
+        window: (i32, i32),
+        eval: i32,
+        depth: i32,
+        ply: i32,
+    ) {
+        let (alpha, beta) = window;
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if PV && best_score > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let score = score_to_tt(best_score, ply);
+        self.tt.store(key, best_move, score, eval, depth, bound, PV);
+    }
+
     /// The PV of ply `p` becomes `mv` followed by the child's PV.
     #[inline]
     fn update_pv(&mut self, p: usize, mv: Move) {
@@ -750,22 +776,9 @@ impl Worker {
             }
         }
 
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if PV && best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.tt.store(
-            key,
-            best_move,
-            score_to_tt(best_score, ply),
-            if in_check { 0 } else { static_eval },
-            depth,
-            bound,
-            PV,
-        );
+        let eval = if in_check { 0 } else { static_eval };
+        let window = (original_alpha, beta);
+        self.store::<PV>(key, best_move, best_score, window, eval, depth, ply);
         best_score
     }
 
@@ -844,22 +857,9 @@ impl Worker {
         if in_check && searched == 0 {
             return mated_in(ply);
         }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if PV && best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.tt.store(
-            key,
-            best_move,
-            score_to_tt(best_score, ply),
-            if in_check { 0 } else { stand_pat },
-            0,
-            bound,
-            PV,
-        );
+        let eval = if in_check { 0 } else { stand_pat };
+        let window = (original_alpha, beta);
+        self.store::<PV>(key, best_move, best_score, window, eval, 0, ply);
         best_score
     }
 
