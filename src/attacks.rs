@@ -316,10 +316,11 @@ fn slide(sq: usize, dirs: &[usize], occupied: u128) -> u128 {
 const BISHOP_DIRS: [usize; 4] = [0, 2, 5, 7];
 const RANK_DIRS: [usize; 2] = [3, 4];
 
-/// Small deterministic generator for magic candidates (xorshift64*).
-struct Rng(u64);
+/// Small deterministic generator (xorshift64*): magic candidates here, game variety in
+/// self-play.
+pub(crate) struct Rng(pub(crate) u64);
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
@@ -327,7 +328,7 @@ impl Rng {
     }
     /// Sparse candidates make good magics.
     fn sparse(&mut self) -> u64 {
-        self.next() & self.next() & self.next()
+        self.next_u64() & self.next_u64() & self.next_u64()
     }
 }
 
@@ -484,8 +485,8 @@ mod tests {
     fn sliders_match_ray_walk() {
         let mut rng = Rng(12345);
         for _ in 0..2000 {
-            let occ = ((rng.next() as u128) << 64 | rng.next() as u128)
-                & ((rng.next() as u128) << 64 | rng.next() as u128)
+            let occ = ((rng.next_u64() as u128) << 64 | rng.next_u64() as u128)
+                & ((rng.next_u64() as u128) << 64 | rng.next_u64() as u128)
                 & Bitboard::ALL.0;
             for sq in 0..81 {
                 let s = Square::from_index(sq).unwrap();

@@ -3,6 +3,7 @@
 //! on every run and machine, so it identifies the search: commits that change the search
 //! or the evaluation quote it.
 
+use crate::matches::opening::Opening;
 use crate::position::Position;
 use crate::search::{Event, Reporter, Settings};
 use crate::threads::ThreadPool;
@@ -29,27 +30,10 @@ pub const POSITIONS: [&str; 12] = [
     "sfen l2g4l/4g1k2/2n1sp1p1/p1pps1p1p/1p5P1/P1PPSPP1P/1PS1G2R1/1K1G5/LN6L w RBNPbnp 1",
 ];
 
-/// Parses a bench line: `startpos [moves ...]` or `sfen <sfen> [moves ...]`.
+/// Parses a bench line: `startpos [moves ...]` or `sfen <sfen> [moves ...]` (the opening
+/// format of `hayate match`), and plays its moves.
 pub fn parse_line(line: &str) -> Result<Position, String> {
-    let tokens: Vec<&str> = line.split_whitespace().collect();
-    let moves_at = tokens.iter().position(|&t| t == "moves");
-    let (setup, moves) = match moves_at {
-        Some(i) => (&tokens[..i], &tokens[i + 1..]),
-        None => (&tokens[..], &[][..]),
-    };
-    let mut pos = match setup.first() {
-        Some(&"startpos") => Position::startpos(),
-        Some(&"sfen") => setup[1..]
-            .join(" ")
-            .parse()
-            .map_err(|e| format!("bad sfen: {e}"))?,
-        _ => return Err(format!("bad position line '{line}'")),
-    };
-    for m in moves {
-        let mv = pos.parse_move(m).map_err(|e| e.to_string())?;
-        pos.play_unchecked(mv);
-    }
-    Ok(pos)
+    Opening::parse(line).map(|o| o.position())
 }
 
 /// Totals of one bench run.

@@ -274,9 +274,11 @@ pub fn dynamic_features<S: Sink>(pos: &Position, sink: &mut S) {
         | pos.pieces_of_kind(PieceKind::Knight));
     // Squares of `zone` attacked by `color`'s step pieces standing near it, its knights
     // and (given) its sliders.
-    let attacks_on = |color: Color, zone: Bitboard, around: Square, sliders: Bitboard| {
-        let mut hit = sliders & zone;
-        let near = (BOX[around.index()] & step_pieces) | pos.pieces_of_kind(PieceKind::Knight);
+    // (`left_out`: squares whose piece does not count, such as the defending king.)
+    let attacks_on = |color: Color, zone: Bitboard, around: Square, left_out: Bitboard| {
+        let mut hit = slider_reach[color.index()] & zone;
+        let near =
+            (BOX[around.index()] & step_pieces & !left_out) | pos.pieces_of_kind(PieceKind::Knight);
         for sq in near & pos.pieces(color) {
             let piece = pos.piece_at(sq).expect("a piece");
             hit |= Position::piece_attacks(piece, sq, occupied) & zone;
@@ -295,19 +297,9 @@ pub fn dynamic_features<S: Sink>(pos: &Position, sink: &mut S) {
         sink.add(KING_SQUARE.start + rank * 5 + file, sign);
 
         let zone = attacks::king(ksq) | Bitboard::from_square(ksq);
-        let hit = attacks_on(them, zone, ksq, slider_reach[them.index()]);
+        let hit = attacks_on(them, zone, ksq, Bitboard::EMPTY);
         // Our defenders, the king itself left out.
-        let defended = {
-            let without_king = Bitboard::from_square(ksq);
-            let mut d = slider_reach[color.index()] & zone;
-            let near = (BOX[ksq.index()] & step_pieces & !without_king)
-                | pos.pieces_of_kind(PieceKind::Knight);
-            for sq in near & pos.pieces(color) {
-                let piece = pos.piece_at(sq).expect("a piece");
-                d |= Position::piece_attacks(piece, sq, occupied) & zone;
-            }
-            d
-        };
+        let defended = attacks_on(color, zone, ksq, Bitboard::from_square(ksq));
         let n = hit.count() as usize;
         let weak = (hit & !defended).count() as usize;
         sink.add(ZONE_ATTACKED.start + n, sign);

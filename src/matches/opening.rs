@@ -125,6 +125,15 @@ impl Opening {
         }
     }
 
+    /// The position after the opening moves.
+    pub fn position(&self) -> Position {
+        let mut pos = self.start_position();
+        for &mv in &self.moves {
+            pos.play_unchecked(mv);
+        }
+        pos
+    }
+
     /// The start as a USI `position` argument: `startpos` or `sfen <sfen>`.
     pub fn usi_start(&self) -> String {
         match &self.sfen {

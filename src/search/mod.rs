@@ -120,7 +120,7 @@ pub fn immediate_decision(pos: &Position, rule: EnteringKingRule) -> Option<Deci
             return Some(Decision::Move(mv));
         }
     }
-    if pos.count_legal() == 0 {
+    if !pos.has_legal_move() {
         return Some(Decision::Resign);
     }
     None

@@ -3,6 +3,7 @@
 //! result. The same seed and settings give the same file, so the data behind the shipped
 //! weights can be made again from the repository.
 
+use crate::attacks::Rng;
 use crate::bench::parse_line;
 use crate::position::{EnteringKingRule, Repetition};
 use crate::search::{score, Decision, Event, Limits, Reporter, Settings};
@@ -14,18 +15,6 @@ use std::sync::{Arc, Mutex};
 
 /// The openings the games start from (the balanced set the project shares).
 pub const OPENINGS: &str = include_str!("openings.sfen");
-
-/// A small deterministic generator (xorshift64*).
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-}
 
 /// How self-play is run.
 #[derive(Clone, Debug)]
