@@ -6,6 +6,7 @@ pub mod attacks;
 pub mod bench;
 pub mod eval;
 pub mod matches;
+pub mod mate;
 pub mod perft;
 pub mod position;
 pub mod search;
@@ -26,6 +27,7 @@ pub fn run(args: &[String]) -> i32 {
         None => usi::run_stdio(),
         Some("perft") => perft::run_cli(&args[1..]),
         Some("match") => matches::run_cli(&args[1..]),
+        Some("mate") => mate::cli::run_cli(&args[1..]),
         Some("bench") => bench::run_cli(&args[1..]),
         Some("selfplay") => tune::selfplay_cli(&args[1..]),
         Some("tune") => tune::tune_cli(&args[1..]),
@@ -57,6 +59,8 @@ usage:
                               self-play games for tuning (positions with results)
   hayate tune --data <file> [--out file] [--epochs n]
                               fit the evaluation weights to self-play results
+  hayate mate [--sfen \"<sfen>\" | --file <file>] [--time <ms>] [--hash <mib>]
+                              solve a mate problem (or a file of them: the mate benchmark)
   hayate match --engine <cmd> [engine options] --engine <cmd> [engine options] [options]
                               play a match between two USI engines (hayate match --help)
   hayate help                 this text";

@@ -25,11 +25,14 @@ pub enum GenType {
     Quiets,
     /// Every legal move of a side in check (the same set as `Legal` there).
     Evasions,
+    /// Every legal move but the drops (the mate solver makes its checking drops itself).
+    BoardMoves,
 }
 
 const ALL: u8 = 0;
 const CAPTURES: u8 = 1;
 const QUIETS: u8 = 2;
+const BOARD: u8 = 3;
 
 /// Squares where a piece of `kind` must promote on arrival (no non-promotion exists).
 #[inline(always)]
@@ -119,6 +122,7 @@ impl Position {
             GenType::Legal | GenType::Evasions => self.generate_impl::<ALL>(list),
             GenType::Captures => self.generate_impl::<CAPTURES>(list),
             GenType::Quiets => self.generate_impl::<QUIETS>(list),
+            GenType::BoardMoves => self.generate_impl::<BOARD>(list),
         }
     }
 
@@ -165,7 +169,7 @@ impl Position {
         let empty = !occupied;
 
         let king_targets = match MODE {
-            ALL => !own,
+            ALL | BOARD => !own,
             CAPTURES => enemy,
             _ => empty,
         };
@@ -179,7 +183,7 @@ impl Position {
             return;
         };
         let t = match MODE {
-            ALL => Targets {
+            ALL | BOARD => Targets {
                 both: !own & mask,
                 promote_only: Bitboard::EMPTY,
                 plain_only: Bitboard::EMPTY,
@@ -255,7 +259,7 @@ impl Position {
             }
         }
 
-        if MODE != CAPTURES {
+        if MODE == ALL || MODE == QUIETS {
             // In check, `mask & empty` is the squares between the king and the checker.
             self.generate_drops(list, mask & empty);
         }

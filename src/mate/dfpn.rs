@@ -1,0 +1,423 @@
+//! Depth-first proof-number search (df-pn).
+//!
+//! The attacker (the side to move at the root) plays OR nodes: one checking move that
+//! mates is enough. The defender plays AND nodes: every legal reply, interposing drops
+//! included, must be mated. Each node carries a proof number (how many more leaves must
+//! be proved, at least, to prove it) and a disproof number; the search always walks to
+//! the most promising leaf, like best-first proof-number search, but depth-first under
+//! thresholds so that only the path lives on the stack and everything else lives in the
+//! bounded [`Table`].
+//!
+//! Refinements:
+//! - A new defender node starts with its number of legal replies as proof number
+//!   (counted without generating them), so a check with no reply is mate at once.
+//! - Child thresholds use the "1 + epsilon" rule (a quarter above the second-best child),
+//!   which saves most of the re-expansions plain df-pn makes when two children alternate.
+//! - Proofs and disproofs hold across hands (see [`Table`]).
+//! - A search may be limited to mates of at most N plies (used to look for shorter mates
+//!   once one is found). A proof then counts only if its mate is short enough, and a
+//!   failure caused by the limit is recorded with the number of plies it was shown for,
+//!   so it is reused only where no more plies remain. Lengths follow the tsume
+//!   convention: a useless interposition (see [`super::pv::is_useless_interposition`])
+//!   adds no length, so it is given two extra plies.
+//! - A position repeated on the current path is a failure for the attacker (in shogi a
+//!   perpetual check loses). Such a failure only holds for that path, so the disproofs
+//!   built on it are marked `tainted`: they are still used, but a root disproved through
+//!   one is not reported as a proof that no mate exists.
+
+use super::checks::generate_checks;
+use super::pv::is_useless_interposition;
+use super::table::{Known, Table, INF};
+use crate::position::{GenType, Position};
+use crate::types::{Color, Hand, Move, MoveList};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// The deepest path the search follows; longer lines count as failures (tainted).
+pub const MAX_PLY: usize = 3000;
+
+/// One move of a node being searched, with what is known of the position it leads to.
+#[derive(Clone, Copy, Debug)]
+struct Child {
+    mv: Move,
+    key: u64,
+    hand: Hand,
+    known: Known,
+    /// Plies left for the mate after this move.
+    remaining: u16,
+    /// A useless interposition: its mate is counted two plies shorter.
+    useless: bool,
+    /// Repeats a position of the path: a failure for the attacker that the table must
+    /// not overwrite.
+    repetition: bool,
+}
+
+/// No limit on the length of the mate; also the mark of a failure shown without one.
+pub const NO_LIMIT: u16 = u16::MAX;
+
+const UNKNOWN: Known = Known {
+    pn: 1,
+    dn: 1,
+    len: 0,
+    tainted: false,
+};
+
+const PROVED_HERE: Known = Known {
+    pn: 0,
+    dn: INF,
+    len: 0,
+    tainted: false,
+};
+
+const FAILED_ON_PATH: Known = Known {
+    pn: INF,
+    dn: 0,
+    len: NO_LIMIT,
+    tainted: true,
+};
+
+/// A failure shown with `remaining` plies left (for every number of plies: `NO_LIMIT`).
+fn failed(remaining: u16) -> Known {
+    Known {
+        pn: INF,
+        dn: 0,
+        len: remaining,
+        tainted: false,
+    }
+}
+
+/// What a stored result means for a node with `remaining` plies left: a proof only if
+/// its mate fits, a failure only if it was shown with at least as many plies.
+pub fn usable(k: Known, remaining: u16) -> Known {
+    if (k.pn == 0 && k.len > remaining) || (k.dn == 0 && k.len < remaining) {
+        UNKNOWN
+    } else {
+        k
+    }
+}
+
+/// The plies left after one move.
+pub fn after_move(remaining: u16, useless: bool) -> u16 {
+    match remaining {
+        NO_LIMIT => NO_LIMIT,
+        r => (r - 1).saturating_add(if useless { 2 } else { 0 }).min(NO_LIMIT - 1),
+    }
+}
+
+/// The search state over one root position.
+pub struct Dfpn<'a> {
+    pub pos: Position,
+    pub table: &'a mut Table,
+    pub attacker: Color,
+    pub nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    stop: &'a AtomicBool,
+    /// Set when a limit or `stop` ended the search; the numbers returned are then partial.
+    pub aborted: bool,
+    /// Full keys (board and hands) of the positions on the path, for repetitions.
+    path: Vec<u64>,
+    progress: &'a mut dyn FnMut(u64, &Table),
+}
+
+impl<'a> Dfpn<'a> {
+    /// A search of `pos` for a mate by its side to move. `progress` is called every few
+    /// thousand nodes with the node count and the table.
+    pub fn new(
+        pos: Position,
+        table: &'a mut Table,
+        stop: &'a AtomicBool,
+        progress: &'a mut dyn FnMut(u64, &Table),
+    ) -> Dfpn<'a> {
+        let attacker = pos.side_to_move();
+        Dfpn {
+            pos,
+            table,
+            attacker,
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            stop,
+            aborted: false,
+            path: Vec::new(),
+            progress,
+        }
+    }
+
+    /// Sets the limits of the next searches: a node count and a moment to stop.
+    pub fn set_limits(&mut self, nodes: Option<u64>, deadline: Option<Instant>) {
+        self.node_limit = nodes.map_or(u64::MAX, |n| self.nodes.saturating_add(n));
+        self.deadline = deadline;
+        self.aborted = false;
+    }
+
+    /// Searches the current position for a mate of at most `remaining` plies (or any,
+    /// with `NO_LIMIT`) until it is proved, disproved or a limit is hit.
+    pub fn solve(&mut self, remaining: u16) -> Known {
+        self.mid(INF, INF, remaining)
+    }
+
+    /// What the table knows of the current position with `remaining` plies left.
+    pub fn known_here(&self, remaining: u16) -> Known {
+        let k = self
+            .table
+            .probe(self.pos.board_key(), self.pos.hand(self.attacker))
+            .unwrap_or(UNKNOWN);
+        usable(k, remaining)
+    }
+
+    fn is_or_node(&self) -> bool {
+        self.pos.side_to_move() == self.attacker
+    }
+
+    fn poll(&mut self) {
+        if self.nodes >= self.node_limit || self.stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+        }
+        if self.nodes % 4096 == 0 {
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.aborted = true;
+            }
+            (self.progress)(self.nodes, self.table);
+        }
+    }
+
+    /// The moves of the node: checks for the attacker, every legal move for the defender.
+    pub fn moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        if self.is_or_node() {
+            generate_checks(&self.pos, &mut list);
+        } else {
+            self.pos.generate(GenType::Legal, &mut list);
+        }
+        list
+    }
+
+    /// Looks at the position after `mv` without searching it; `remaining` is the
+    /// current node's.
+    fn child(&mut self, mv: Move, or: bool, remaining: u16) -> Child {
+        let useless = !or && is_useless_interposition(&self.pos, mv);
+        let remaining = after_move(remaining, useless);
+        self.pos.play_unchecked(mv);
+        let key = self.pos.board_key();
+        let hand = self.pos.hand(self.attacker);
+        let repetition = self.path.contains(&self.pos.key());
+        let known = if repetition {
+            FAILED_ON_PATH
+        } else if let Some(k) = self.table.probe(key, hand) {
+            usable(k, remaining)
+        } else if or {
+            // The defender to move: each reply is one leaf still to prove.
+            match self.pos.count_legal() {
+                0 => {
+                    // Mate: recorded so that the line can be read back from the table.
+                    self.table.store(key, hand, PROVED_HERE, 1);
+                    PROVED_HERE
+                }
+                n => Known {
+                    pn: n as u32,
+                    ..UNKNOWN
+                },
+            }
+        } else {
+            UNKNOWN
+        };
+        self.pos.undo();
+        Child {
+            mv,
+            key,
+            hand,
+            known,
+            remaining,
+            useless,
+            repetition,
+        }
+    }
+
+    /// The multiple-iterative-deepening step of df-pn: searches the current position
+    /// until its proof number reaches `thpn` or its disproof number `thdn`, stores the
+    /// result and returns it.
+    fn mid(&mut self, thpn: u32, thdn: u32, remaining: u16) -> Known {
+        self.nodes += 1;
+        self.poll();
+        let or = self.is_or_node();
+        let key = self.pos.board_key();
+        let hand = self.pos.hand(self.attacker);
+        let start = self.nodes;
+
+        if or && remaining == 0 {
+            return failed(0);
+        }
+        let moves = self.moves();
+        if moves.is_empty() {
+            // No check to give fails; no reply to a check is mate.
+            let known = if or { failed(NO_LIMIT) } else { PROVED_HERE };
+            self.table.store(key, hand, known, 1);
+            return known;
+        }
+        if remaining == 0 {
+            return failed(0);
+        }
+        if self.path.len() >= MAX_PLY {
+            return FAILED_ON_PATH;
+        }
+
+        let mut children: Vec<Child> = Vec::with_capacity(moves.len());
+        for &mv in moves.iter() {
+            let c = self.child(mv, or, remaining);
+            let decided = if or {
+                c.known.is_proved()
+            } else {
+                c.known.is_disproved() && !c.known.tainted
+            };
+            children.push(c);
+            if decided {
+                break;
+            }
+        }
+
+        self.path.push(self.pos.key());
+        let mut known;
+        loop {
+            let summary = summarize(or, &children, remaining);
+            known = summary.known;
+            if known.pn >= thpn || known.dn >= thdn || self.aborted {
+                break;
+            }
+            let best = summary.best;
+            let c = children[best];
+            let (cthpn, cthdn) = if or {
+                (
+                    thpn.min(epsilon_above(summary.second)),
+                    (thdn - known.dn).saturating_add(c.known.dn).min(INF),
+                )
+            } else {
+                (
+                    (thpn - known.pn).saturating_add(c.known.pn).min(INF),
+                    thdn.min(epsilon_above(summary.second)),
+                )
+            };
+            self.pos.play_unchecked(c.mv);
+            let result = self.mid(cthpn, cthdn, c.remaining);
+            self.pos.undo();
+            children[best].known = result;
+            // Other children may have been settled through transpositions meanwhile.
+            for c in children.iter_mut() {
+                if !c.repetition && !c.known.is_proved() && !c.known.is_disproved() {
+                    if let Some(k) = self.table.probe(c.key, c.hand) {
+                        c.known = usable(k, c.remaining);
+                    }
+                }
+            }
+        }
+        self.path.pop();
+        if !self.aborted || known.pn == 0 || known.dn == 0 {
+            self.table.store(key, hand, known, self.nodes - start + 1);
+        }
+        known
+    }
+}
+
+/// A node's numbers from its children, and which child to search next.
+struct Summary {
+    known: Known,
+    best: usize,
+    /// The best child's rival: the second smallest proof number at an OR node, the second
+    /// smallest disproof number at an AND node.
+    second: u32,
+}
+
+fn summarize(or: bool, children: &[Child], remaining: u16) -> Summary {
+    let mut best = 0;
+    let mut best_value = u32::MAX;
+    let mut second = INF;
+    let mut sum: u64 = 0;
+    let mut len_min = u16::MAX;
+    let mut len_max = 0u16;
+    let mut all_tainted = true;
+    let mut any_tainted = false;
+    let mut all_unlimited = true;
+    let mut any_unlimited = false;
+    for (i, c) in children.iter().enumerate() {
+        let k = c.known;
+        // At an OR node we minimise pn and add dn; at an AND node the reverse.
+        let (value, other) = if or { (k.pn, k.dn) } else { (k.dn, k.pn) };
+        sum += other as u64;
+        if value < best_value {
+            second = best_value.min(second);
+            best_value = value;
+            best = i;
+        } else if value < second {
+            second = value;
+        }
+        if k.pn == 0 {
+            let len = if c.useless {
+                k.len.saturating_sub(2)
+            } else {
+                k.len
+            };
+            len_min = len_min.min(len);
+            len_max = len_max.max(len);
+        }
+        if k.dn == 0 {
+            all_tainted &= k.tainted;
+            any_tainted |= k.tainted;
+            all_unlimited &= k.len == NO_LIMIT;
+            any_unlimited |= k.len == NO_LIMIT && !k.tainted;
+        }
+    }
+    let sum = if sum >= INF as u64 {
+        INF
+    } else {
+        sum as u32
+    };
+    let (pn, dn) = if or {
+        (best_value, sum)
+    } else {
+        (sum, best_value)
+    };
+    let (pn, dn) = match (pn, dn) {
+        (0, _) => (0, INF),
+        (_, 0) => (INF, 0),
+        // Not settled: keep both below infinity.
+        (p, d) => (p.min(INF - 1), d.min(INF - 1)),
+    };
+    let len = if pn == 0 {
+        if or {
+            len_min.saturating_add(1)
+        } else {
+            len_max.saturating_add(1)
+        }
+    } else if dn == 0 {
+        // A failure holds for any length when it did not rest on the limit: at an OR node
+        // every child failed without it, at an AND node one did.
+        let unlimited = if or { all_unlimited } else { any_unlimited };
+        if unlimited {
+            NO_LIMIT
+        } else {
+            remaining
+        }
+    } else {
+        0
+    };
+    // A disproved OR node needed every child disproved (tainted if one was); a disproved
+    // AND node needs one untainted refutation to be untainted.
+    let tainted = dn == 0 && if or { any_tainted } else { all_tainted };
+    Summary {
+        known: Known {
+            pn,
+            dn,
+            len,
+            tainted,
+        },
+        best,
+        second,
+    }
+}
+
+/// The threshold a child gets from its rival's number: a quarter above it, so the search
+/// does not switch back and forth between two children of nearly equal promise.
+fn epsilon_above(second: u32) -> u32 {
+    let s = second as u64;
+    (s + s / 4 + 1).min(INF as u64) as u32
+}

@@ -1,0 +1,191 @@
+//! The mate solver: answers "is there a forced mate, and how?" for `go mate` and
+//! `hayate mate`.
+//!
+//! The attacker (the side to move) must give check at every move; the defender may play
+//! any legal move, interposing drops included; a pawn drop that mates is illegal. The
+//! search is df-pn ([`dfpn`]) over a bounded proof table ([`table`]); the line reported is
+//! read from the proof ([`pv`]) and checked move by move before it is returned.
+//!
+//! Positions without an attacking king (the usual tsume setup, with the remaining pieces
+//! in the defender's hand) need nothing special.
+
+pub mod checks;
+pub mod cli;
+pub mod dfpn;
+pub mod pv;
+pub mod table;
+
+use crate::position::Position;
+use crate::types::Move;
+use dfpn::{Dfpn, NO_LIMIT};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+pub use table::Table;
+
+/// Default size of the proof table in MiB (the `MateHash` option).
+pub const DEFAULT_HASH_MIB: usize = 256;
+
+/// What the solver found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A forced mate; the moves alternate attacker, defender, ..., attacker.
+    Mate(Vec<Move>),
+    /// Proved: no forced mate exists.
+    NoMate,
+    /// Neither, within the limits (or no proof either way could be completed).
+    Unknown,
+}
+
+/// Limits of one solve. With neither, the solver runs until it decides or is stopped.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits {
+    pub time: Option<Duration>,
+    pub nodes: Option<u64>,
+}
+
+/// The answer with its cost.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub outcome: Outcome,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub hashfull: u32,
+    /// A repetition made the search fail somewhere on the way to `Unknown`.
+    pub repetition_doubt: bool,
+    /// The mate is shown to be a shortest one (no mate two plies shorter exists).
+    pub shortest: bool,
+}
+
+impl Report {
+    pub fn nps(&self) -> u64 {
+        (self.nodes as u128 * 1000 / self.elapsed.as_millis().max(1)) as u64
+    }
+}
+
+/// Progress while solving: nodes searched, time spent and table occupancy (permille).
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub hashfull: u32,
+}
+
+/// Searches `pos` for a mate by its side to move, using `table` (not cleared here: a
+/// table from an earlier solve stays valid, its entries are facts about positions).
+/// `stop` ends the search early; `progress` is called about once a second.
+pub fn solve(
+    pos: &Position,
+    table: &mut Table,
+    limits: Limits,
+    stop: &AtomicBool,
+    mut progress: impl FnMut(Progress),
+) -> Report {
+    let start = Instant::now();
+    // The proof gets most of the time; reading the line may need to re-prove a little.
+    let proof_deadline = limits.time.map(|t| start + t.mul_f64(0.9));
+    let deadline = limits.time.map(|t| start + t);
+    let mut last_report = start;
+    let mut report_progress = |nodes: u64, table: &Table| {
+        let now = Instant::now();
+        if now - last_report >= Duration::from_secs(1) {
+            last_report = now;
+            progress(Progress {
+                nodes,
+                elapsed: now - start,
+                hashfull: table.hashfull(),
+            });
+        }
+    };
+    let mut root = pos.clone();
+    root.clear_history();
+    let mut search = Dfpn::new(root, table, stop, &mut report_progress);
+    search.set_limits(limits.nodes, proof_deadline);
+    let known = search.solve(NO_LIMIT);
+    let mut repetition_doubt = false;
+    let mut shortest = false;
+    let outcome = if known.is_proved() {
+        match pv::principal_variation(&mut search, NO_LIMIT, deadline) {
+            Some(line) if is_mating_line(pos, &line) => {
+                let first_proof = start.elapsed();
+                // Look for shorter mates while the time allows: at most a few times what
+                // the first proof took (at least a second), within the limits.
+                let budget = (first_proof * 4).max(Duration::from_secs(1));
+                let shorten_deadline = match proof_deadline {
+                    Some(d) => d.min(Instant::now() + budget),
+                    None => Instant::now() + budget,
+                };
+                let (line, proved_shortest) =
+                    shorten(&mut search, pos, line, limits.nodes, shorten_deadline, deadline);
+                shortest = proved_shortest;
+                Outcome::Mate(line)
+            }
+            _ => Outcome::Unknown,
+        }
+    } else if known.is_disproved() && !known.tainted {
+        Outcome::NoMate
+    } else {
+        repetition_doubt = known.is_disproved();
+        Outcome::Unknown
+    };
+    let nodes = search.nodes;
+    Report {
+        outcome,
+        nodes,
+        elapsed: start.elapsed(),
+        hashfull: table.hashfull(),
+        repetition_doubt,
+        shortest,
+    }
+}
+
+/// Looks for mates shorter than `line`, two plies at a time, until none is found (then
+/// `line` is a shortest mate, as far as the proof table's repetition handling allows:
+/// the second value says whether that was shown) or the time runs out.
+fn shorten(
+    search: &mut Dfpn,
+    pos: &Position,
+    mut line: Vec<Move>,
+    nodes: Option<u64>,
+    search_deadline: Instant,
+    deadline: Option<Instant>,
+) -> (Vec<Move>, bool) {
+    while line.len() > 1 {
+        let target = (line.len() - 2) as u16;
+        search.set_limits(nodes, Some(search_deadline));
+        let known = search.solve(target);
+        if known.is_disproved() {
+            return (line, !known.tainted);
+        }
+        if !known.is_proved() {
+            break;
+        }
+        match pv::principal_variation(search, target, deadline) {
+            Some(shorter) if shorter.len() < line.len() && is_mating_line(pos, &shorter) => {
+                line = shorter
+            }
+            _ => break,
+        }
+    }
+    let one_ply = line.len() == 1;
+    (line, one_ply)
+}
+
+/// Whether `line` is a mating line from `pos`: every move legal, every attacker move a
+/// check, and the defender without a legal move at the end. (That every defence was met
+/// is what the proof guarantees; this checks the line shown.)
+pub fn is_mating_line(pos: &Position, line: &[Move]) -> bool {
+    if line.len() % 2 == 0 {
+        return false;
+    }
+    let mut p = pos.clone();
+    for (i, &mv) in line.iter().enumerate() {
+        if !p.is_legal(mv) {
+            return false;
+        }
+        p.play_unchecked(mv);
+        if i % 2 == 0 && !p.in_check() {
+            return false;
+        }
+    }
+    !p.has_legal_move()
+}

@@ -1,0 +1,117 @@
+//! The mating line shown to the user, read from a finished proof.
+//!
+//! At the attacker's turn the proved check with the shortest known mate is taken; at the
+//! defender's turn the reply with the longest known mate, except that useless
+//! interpositions are passed over (see [`is_useless_interposition`]). A position whose
+//! proof was evicted from the table is proved again on the spot. The line is what the
+//! table knows: a mate, not always the shortest one, and its length is the length of the
+//! line itself.
+
+use super::dfpn::{after_move, Dfpn, MAX_PLY};
+use crate::attacks;
+use crate::position::Position;
+use crate::types::Move;
+use std::time::Instant;
+
+/// How many times the line may send the solver back to re-prove a position.
+const MAX_REPROOFS: u32 = 64;
+
+/// Reads the mating line from the current position of `search`, proved for a mate of at
+/// most `max_len` plies. Returns `None` when the proof cannot be followed within
+/// `deadline` (entries lost and not re-proved).
+pub fn principal_variation(
+    search: &mut Dfpn,
+    max_len: u16,
+    deadline: Option<Instant>,
+) -> Option<Vec<Move>> {
+    let root_len = search.pos.history().len();
+    let mut remaining = max_len;
+    let mut line = Vec::new();
+    let mut seen = vec![search.pos.key()];
+    let mut reproofs = 0;
+    let result = loop {
+        if line.len() > MAX_PLY {
+            break None;
+        }
+        let or = search.pos.side_to_move() == search.attacker;
+        let moves = search.moves();
+        if moves.is_empty() {
+            // The defender has no reply: mate (an attacker without checks cannot be here).
+            break if or { None } else { Some(line.clone()) };
+        }
+        // (useful, length) of each proved child; a missing proof is searched again.
+        let mut best: Option<(bool, u16, Move, u16)> = None;
+        let mut missing = false;
+        for &mv in moves.iter() {
+            let useful = or || !is_useless_interposition(&search.pos, mv);
+            let child_remaining = after_move(remaining, !useful);
+            search.pos.play_unchecked(mv);
+            let repeated = seen.contains(&search.pos.key());
+            let mut known = search.known_here(child_remaining);
+            if !or && !known.is_proved() && reproofs < MAX_REPROOFS {
+                reproofs += 1;
+                search.set_limits(None, deadline);
+                known = search.solve(child_remaining);
+            }
+            search.pos.undo();
+            if !known.is_proved() || (or && repeated) {
+                missing |= !or;
+                continue;
+            }
+            let better = match best {
+                None => true,
+                Some((_, len, _, _)) if or => known.len < len,
+                Some((u, len, _, _)) => (useful, known.len) > (u, len),
+            };
+            if better {
+                best = Some((useful, known.len, mv, child_remaining));
+            }
+        }
+        if missing {
+            break None;
+        }
+        match best {
+            Some((_, _, mv, child_remaining)) => {
+                remaining = child_remaining;
+                search.pos.play_unchecked(mv);
+                seen.push(search.pos.key());
+                line.push(mv);
+            }
+            None if or && reproofs < MAX_REPROOFS => {
+                // The proof of this position was evicted: prove it again.
+                reproofs += 1;
+                search.set_limits(None, deadline);
+                if !search.solve(remaining).is_proved() {
+                    break None;
+                }
+            }
+            None => break None,
+        }
+    };
+    while search.pos.history().len() > root_len {
+        search.pos.undo();
+    }
+    result
+}
+
+/// A useless interposition (muda-ai): a drop between a distant checking piece and the
+/// king, on a square not next to the king, that the checker can simply take. It delays
+/// the mate by two plies without changing it, so by tsume convention the line shown does
+/// not choose it while the defender has any other reply (it is still searched and mated
+/// like every other reply).
+pub fn is_useless_interposition(pos: &Position, mv: Move) -> bool {
+    if mv.drop_kind().is_none() {
+        return false;
+    }
+    let checkers = pos.checkers();
+    if checkers.has_more_than_one() {
+        return false;
+    }
+    let (Some(checker), Some(ksq)) = (checkers.lsb(), pos.king_square(pos.side_to_move())) else {
+        return false;
+    };
+    let to = mv.to();
+    attacks::between(ksq, checker).has(to)
+        && !attacks::king(ksq).has(to)
+        && (pos.is_legal(Move::new(checker, to, false)) || pos.is_legal(Move::new(checker, to, true)))
+}

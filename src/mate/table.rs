@@ -1,0 +1,293 @@
+//! The proof table of the mate search: proof and disproof numbers by position, in a
+//! fixed amount of memory.
+//!
+//! Entries are keyed by the board (with the side to move) and the attacker's hand, kept
+//! apart so one entry answers for many hands: a position proved with hand `h` is proved
+//! for every hand holding at least `h` (the attacker has every move it had, the defender
+//! only fewer drops), and a disproof with hand `h` holds for every hand within `h`.
+//!
+//! The table never grows. Entries of one board share a cluster; when a cluster is full
+//! the entry that cost the least search is replaced, and when the whole table is nearly
+//! full a sweep drops the cheaper half of the entries (garbage collection), so a long
+//! search keeps its expensive results and goes on in bounded memory.
+
+use crate::types::Hand;
+
+/// Proof or disproof number meaning "infinite": the other number is 0.
+pub const INF: u32 = u32::MAX / 2;
+
+/// Entries per cluster: the entries that may hold a given board.
+const CLUSTER: usize = 8;
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    key: u64,
+    hand: Hand,
+    pn: u32,
+    dn: u32,
+    /// When proved, plies to mate (the mate found, not always the shortest); when
+    /// disproved, the plies the failure was shown for (`u16::MAX`: any number).
+    len: u16,
+    /// A disproof that rests on a repetition on the path that made it: not a proof that
+    /// no mate exists from every path.
+    tainted: bool,
+    /// Nodes searched below this entry; 0 marks an empty slot.
+    amount: u32,
+}
+
+/// What the table knows about a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Known {
+    pub pn: u32,
+    pub dn: u32,
+    pub len: u16,
+    pub tainted: bool,
+}
+
+impl Known {
+    pub fn is_proved(&self) -> bool {
+        self.pn == 0
+    }
+    pub fn is_disproved(&self) -> bool {
+        self.dn == 0
+    }
+}
+
+/// The proof table. See the module documentation.
+pub struct Table {
+    entries: Vec<Entry>,
+    used: usize,
+    /// Garbage collections run so far (reported by the solver).
+    pub collections: u32,
+}
+
+impl Table {
+    /// A table of about `mib` MiB (at least one cluster).
+    pub fn new(mib: usize) -> Table {
+        let bytes = mib.max(1) << 20;
+        let clusters = (bytes / (CLUSTER * std::mem::size_of::<Entry>())).max(1);
+        Table {
+            entries: vec![Entry::default(); clusters * CLUSTER],
+            used: 0,
+            collections: 0,
+        }
+    }
+
+    /// The size in MiB the table was made for.
+    pub fn mib(&self) -> usize {
+        (self.entries.len() * std::mem::size_of::<Entry>()) >> 20
+    }
+
+    pub fn clear(&mut self) {
+        self.entries.fill(Entry::default());
+        self.used = 0;
+        self.collections = 0;
+    }
+
+    /// Occupancy in permille, as USI `hashfull` reports it.
+    pub fn hashfull(&self) -> u32 {
+        (self.used as u64 * 1000 / self.entries.len() as u64) as u32
+    }
+
+    fn cluster(&self, key: u64) -> usize {
+        let clusters = (self.entries.len() / CLUSTER) as u64;
+        (((key as u128 * clusters as u128) >> 64) as usize) * CLUSTER
+    }
+
+    /// What is known for this board with this attacker hand: a proof for a smaller hand,
+    /// a disproof for a larger one, or the entry for this very hand.
+    pub fn probe(&self, key: u64, hand: Hand) -> Option<Known> {
+        let start = self.cluster(key);
+        let mut exact = None;
+        let mut proof: Option<Known> = None;
+        let mut disproof: Option<Known> = None;
+        for e in &self.entries[start..start + CLUSTER] {
+            if e.amount == 0 || e.key != key {
+                continue;
+            }
+            let known = Known {
+                pn: e.pn,
+                dn: e.dn,
+                len: e.len,
+                tainted: e.tainted,
+            };
+            if e.pn == 0 && hand.is_superset_of(e.hand) {
+                if proof.is_none_or(|p| p.len > e.len) {
+                    proof = Some(known);
+                }
+            } else if e.dn == 0 && e.hand.is_superset_of(hand) {
+                // The strongest failure: untainted, then shown for the most plies.
+                let rank = |k: &Known| (!k.tainted, k.len);
+                if disproof.is_none_or(|d| rank(&known) > rank(&d)) {
+                    disproof = Some(known);
+                }
+            } else if e.hand == hand && exact.is_none() {
+                exact = Some(known);
+            }
+        }
+        proof.or(disproof).or(exact)
+    }
+
+    /// Records a position's numbers. `amount` is the search spent on it, which decides
+    /// what is replaced when room runs out.
+    pub fn store(&mut self, key: u64, hand: Hand, known: Known, amount: u64) {
+        let amount = amount.clamp(1, u32::MAX as u64) as u32;
+        let start = self.cluster(key);
+        let mut slot = None;
+        let mut cheapest = start;
+        for i in start..start + CLUSTER {
+            let e = self.entries[i];
+            if e.amount == 0 {
+                slot = slot.or(Some(i));
+                continue;
+            }
+            if e.key == key {
+                if e.hand == hand {
+                    slot = Some(i);
+                    break;
+                }
+                // A proof makes the entries of larger hands of this board redundant, a
+                // disproof those of smaller hands.
+                // (Only when nothing is lost: not a shorter mate, not a failure shown for
+                // more plies.)
+                let dominated = (known.pn == 0
+                    && e.hand.is_superset_of(hand)
+                    && (e.pn != 0 || e.len >= known.len))
+                    || (known.dn == 0
+                        && !known.tainted
+                        && hand.is_superset_of(e.hand)
+                        && (e.dn != 0 || e.len <= known.len));
+                if dominated {
+                    self.entries[i].amount = 0;
+                    self.used -= 1;
+                    slot = slot.or(Some(i));
+                    continue;
+                }
+            }
+            if e.amount < self.entries[cheapest].amount || self.entries[cheapest].amount == 0 {
+                cheapest = i;
+            }
+        }
+        let i = slot.unwrap_or(cheapest);
+        if self.entries[i].amount == 0 {
+            self.used += 1;
+        }
+        // Proofs and disproofs are worth more than their own search: they end lines.
+        let bonus = if known.pn == 0 || known.dn == 0 { 2 } else { 1 };
+        self.entries[i] = Entry {
+            key,
+            hand,
+            pn: known.pn,
+            dn: known.dn,
+            len: known.len,
+            tainted: known.tainted,
+            amount: amount.saturating_mul(bonus),
+        };
+        if self.used * 10 > self.entries.len() * 9 {
+            self.collect();
+        }
+    }
+
+    /// Garbage collection: frees the entries that cost less than the median amount of
+    /// search (estimated from a sample), which is about half the table.
+    fn collect(&mut self) {
+        let step = (self.entries.len() / 4096).max(1);
+        let mut sample: Vec<u32> = self
+            .entries
+            .iter()
+            .step_by(step)
+            .filter(|e| e.amount > 0)
+            .map(|e| e.amount)
+            .collect();
+        if sample.is_empty() {
+            return;
+        }
+        let mid = sample.len() / 2;
+        let (_, &mut median, _) = sample.select_nth_unstable(mid);
+        let mut used = 0;
+        for e in &mut self.entries {
+            if e.amount > 0 && e.amount <= median {
+                e.amount = 0;
+            } else if e.amount > 0 {
+                used += 1;
+            }
+        }
+        // With every amount equal nothing would go: then drop everything but proofs.
+        if used * 10 > self.entries.len() * 9 {
+            used = 0;
+            for e in &mut self.entries {
+                if e.amount > 0 && e.pn != 0 {
+                    e.amount = 0;
+                } else if e.amount > 0 {
+                    used += 1;
+                }
+            }
+        }
+        self.used = used;
+        self.collections += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::PieceKind;
+
+    fn hand(golds: u32, silvers: u32) -> Hand {
+        let mut h = Hand::EMPTY;
+        h.set(PieceKind::Gold, golds);
+        h.set(PieceKind::Silver, silvers);
+        h
+    }
+
+    fn known(pn: u32, dn: u32) -> Known {
+        Known {
+            pn,
+            dn,
+            len: 3,
+            tainted: false,
+        }
+    }
+
+    #[test]
+    fn proofs_cover_larger_hands_and_disproofs_smaller_ones() {
+        let mut t = Table::new(1);
+        t.store(42, hand(1, 0), known(0, INF), 10);
+        assert!(t.probe(42, hand(2, 1)).unwrap().is_proved());
+        assert!(t.probe(42, hand(0, 1)).is_none());
+        assert!(t.probe(43, hand(2, 1)).is_none());
+
+        t.store(7, hand(1, 1), known(INF, 0), 10);
+        assert!(t.probe(7, hand(1, 0)).unwrap().is_disproved());
+        assert!(t.probe(7, hand(2, 0)).is_none());
+    }
+
+    #[test]
+    fn exact_entries_are_updated_in_place() {
+        let mut t = Table::new(1);
+        t.store(5, hand(1, 0), known(3, 4), 1);
+        t.store(5, hand(1, 0), known(6, 2), 1);
+        assert_eq!(t.probe(5, hand(1, 0)).map(|k| (k.pn, k.dn)), Some((6, 2)));
+        assert_eq!(t.used, 1);
+    }
+
+    #[test]
+    fn a_full_table_collects_and_keeps_expensive_entries() {
+        let mut t = Table::new(1);
+        let n = t.entries.len() as u64 * 2;
+        for i in 0..n {
+            let key = i.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+            // Every 97th entry is expensive.
+            let amount = if i % 97 == 0 { 1_000_000 } else { 1 + i % 5 };
+            t.store(key, hand(0, 0), known(2, 2), amount);
+        }
+        assert!(t.collections > 0);
+        assert!(t.hashfull() <= 900);
+        let kept = (0..n)
+            .filter(|i| i % 97 == 0)
+            .filter(|i| t.probe(i.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1, hand(0, 0)).is_some())
+            .count();
+        let expensive = (0..n).filter(|i| i % 97 == 0).count();
+        assert!(kept * 10 >= expensive * 9, "{kept} of {expensive} kept");
+    }
+}
