@@ -148,9 +148,11 @@ fn run_file(path: &str, a: &Args, limits: Limits, table: &mut Table) -> i32 {
         }
     };
     let stop = AtomicBool::new(false);
-    let (mut count, mut solved, mut shortest, mut nodes) = (0, 0, 0, 0u64);
+    let (mut count, mut solved, mut within_listed, mut nodes) = (0, 0, 0, 0u64);
     let mut elapsed = Duration::ZERO;
     let mut slowest = (Duration::ZERO, 0usize);
+    let mut first_total = Duration::ZERO;
+    let mut first_slowest = Duration::ZERO;
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -179,11 +181,15 @@ fn run_file(path: &str, a: &Args, limits: Limits, table: &mut Table) -> i32 {
         if report.elapsed > slowest.0 {
             slowest = (report.elapsed, number + 1);
         }
+        if let Some(t) = report.first_mate {
+            first_total += t;
+            first_slowest = first_slowest.max(t);
+        }
         let result = match &report.outcome {
             Outcome::Mate(l) => {
                 solved += 1;
                 if listed.is_some_and(|n| l.len() <= n) {
-                    shortest += 1;
+                    within_listed += 1;
                 }
                 format!("mate {}", l.len())
             }
@@ -191,22 +197,32 @@ fn run_file(path: &str, a: &Args, limits: Limits, table: &mut Table) -> i32 {
             Outcome::Unknown => "unsolved".to_string(),
         };
         let listed_text = listed.map_or("?".to_string(), |n| n.to_string());
+        let first = report
+            .first_mate
+            .map_or("-".to_string(), |t| t.as_millis().to_string());
         println!(
-            "line {:>3}: listed {:>3} plies, {:<10} {:>9} nodes {:>7} ms",
+            "line {:>3}: listed {:>3} plies, {:<10}{} {:>9} nodes {:>7} ms (first mate {first} ms)",
             number + 1,
             listed_text,
             result,
+            if report.shortest {
+                " shortest"
+            } else {
+                "         "
+            },
             report.nodes,
             report.elapsed.as_millis()
         );
     }
     println!(
-        "solved {solved}/{count} ({shortest} no longer than listed), {nodes} nodes, \
-         {} ms total, slowest {} ms (line {}), {} nps",
+        "solved {solved}/{count} ({within_listed} no longer than listed), {nodes} nodes, \
+         {} ms total, slowest {} ms (line {}), {} nps; first mates: {} ms total, slowest {} ms",
         elapsed.as_millis(),
         slowest.0.as_millis(),
         slowest.1,
-        (nodes as u128 * 1000 / elapsed.as_millis().max(1)) as u64
+        (nodes as u128 * 1000 / elapsed.as_millis().max(1)) as u64,
+        first_total.as_millis(),
+        first_slowest.as_millis()
     );
     0
 }

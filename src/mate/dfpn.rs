@@ -22,8 +22,8 @@
 //!   adds no length, so it is given two extra plies.
 //! - A position repeated on the current path is a failure for the attacker (in shogi a
 //!   perpetual check loses). Such a failure only holds for that path, so the disproofs
-//!   built on it are marked `tainted`: they are still used, but a root disproved through
-//!   one is not reported as a proof that no mate exists.
+//!   built on it are marked `tainted`. They are reused at first; a root disproved through
+//!   one is searched again without reusing them, which makes that disproof exact.
 
 use super::checks::generate_checks;
 use super::pv::is_useless_interposition;
@@ -100,7 +100,9 @@ pub fn usable(k: Known, remaining: u16) -> Known {
 pub fn after_move(remaining: u16, useless: bool) -> u16 {
     match remaining {
         NO_LIMIT => NO_LIMIT,
-        r => (r - 1).saturating_add(if useless { 2 } else { 0 }).min(NO_LIMIT - 1),
+        r => (r - 1)
+            .saturating_add(if useless { 2 } else { 0 })
+            .min(NO_LIMIT - 1),
     }
 }
 
@@ -117,6 +119,12 @@ pub struct Dfpn<'a> {
     pub aborted: bool,
     /// Full keys (board and hands) of the positions on the path, for repetitions.
     path: Vec<u64>,
+    /// Whether failures that rested on a repetition (tainted) are taken from the table.
+    /// Off, every such failure is found again on the path at hand, which makes a
+    /// disproof exact at the price of more search.
+    pub reuse_tainted: bool,
+    /// A line was cut at [`MAX_PLY`]: a failure then proves nothing.
+    pub hit_max_ply: bool,
     progress: &'a mut dyn FnMut(u64, &Table),
 }
 
@@ -140,6 +148,8 @@ impl<'a> Dfpn<'a> {
             stop,
             aborted: false,
             path: Vec::new(),
+            reuse_tainted: true,
+            hit_max_ply: false,
             progress,
         }
     }
@@ -157,13 +167,33 @@ impl<'a> Dfpn<'a> {
         self.mid(INF, INF, remaining)
     }
 
+    /// [`Dfpn::solve`] as if the positions with these full keys had been played before:
+    /// returning to one of them fails, so the proof found does not lead back to them.
+    pub fn solve_after(&mut self, history: &[u64], remaining: u16) -> Known {
+        let saved = std::mem::replace(&mut self.path, history.to_vec());
+        let known = self.solve(remaining);
+        self.path = saved;
+        known
+    }
+
     /// What the table knows of the current position with `remaining` plies left.
     pub fn known_here(&self, remaining: u16) -> Known {
-        let k = self
-            .table
-            .probe(self.pos.board_key(), self.pos.hand(self.attacker))
-            .unwrap_or(UNKNOWN);
-        usable(k, remaining)
+        self.lookup(
+            self.pos.board_key(),
+            self.pos.hand(self.attacker),
+            remaining,
+        )
+        .unwrap_or(UNKNOWN)
+    }
+
+    /// The table's numbers for a position, as far as they hold for `remaining` plies
+    /// and for this search.
+    fn lookup(&self, key: u64, hand: Hand, remaining: u16) -> Option<Known> {
+        let k = self.table.probe(key, hand)?;
+        if k.tainted && !self.reuse_tainted {
+            return None;
+        }
+        Some(usable(k, remaining))
     }
 
     fn is_or_node(&self) -> bool {
@@ -204,8 +234,8 @@ impl<'a> Dfpn<'a> {
         let repetition = self.path.contains(&self.pos.key());
         let known = if repetition {
             FAILED_ON_PATH
-        } else if let Some(k) = self.table.probe(key, hand) {
-            usable(k, remaining)
+        } else if let Some(k) = self.lookup(key, hand, remaining) {
+            k
         } else if or {
             // The defender to move: each reply is one leaf still to prove.
             match self.pos.count_legal() {
@@ -259,6 +289,7 @@ impl<'a> Dfpn<'a> {
             return failed(0);
         }
         if self.path.len() >= MAX_PLY {
+            self.hit_max_ply = true;
             return FAILED_ON_PATH;
         }
 
@@ -304,8 +335,8 @@ impl<'a> Dfpn<'a> {
             // Other children may have been settled through transpositions meanwhile.
             for c in children.iter_mut() {
                 if !c.repetition && !c.known.is_proved() && !c.known.is_disproved() {
-                    if let Some(k) = self.table.probe(c.key, c.hand) {
-                        c.known = usable(k, c.remaining);
+                    if let Some(k) = self.lookup(c.key, c.hand, c.remaining) {
+                        c.known = k;
                     }
                 }
             }
@@ -366,11 +397,7 @@ fn summarize(or: bool, children: &[Child], remaining: u16) -> Summary {
             any_unlimited |= k.len == NO_LIMIT && !k.tainted;
         }
     }
-    let sum = if sum >= INF as u64 {
-        INF
-    } else {
-        sum as u32
-    };
+    let sum = if sum >= INF as u64 { INF } else { sum as u32 };
     let (pn, dn) = if or {
         (best_value, sum)
     } else {

@@ -54,6 +54,8 @@ pub struct Report {
     pub repetition_doubt: bool,
     /// The mate is shown to be a shortest one (no mate two plies shorter exists).
     pub shortest: bool,
+    /// When the first mate was proved (the rest of the time went to shorter ones).
+    pub first_mate: Option<Duration>,
 }
 
 impl Report {
@@ -100,28 +102,47 @@ pub fn solve(
     root.clear_history();
     let mut search = Dfpn::new(root, table, stop, &mut report_progress);
     search.set_limits(limits.nodes, proof_deadline);
-    let known = search.solve(NO_LIMIT);
+    let mut known = search.solve(NO_LIMIT);
+    if known.is_disproved() && known.tainted && !search.aborted {
+        // The failure rests on a repetition seen from another path: search again without
+        // reusing such failures, which makes the answer exact.
+        search.reuse_tainted = false;
+        search.set_limits(limits.nodes, proof_deadline);
+        known = search.solve(NO_LIMIT);
+    }
     let mut repetition_doubt = false;
     let mut shortest = false;
+    let mut first_mate = None;
     let outcome = if known.is_proved() {
         match pv::principal_variation(&mut search, NO_LIMIT, deadline) {
             Some(line) if is_mating_line(pos, &line) => {
                 let first_proof = start.elapsed();
-                // Look for shorter mates while the time allows: at most a few times what
-                // the first proof took (at least a second), within the limits.
-                let budget = (first_proof * 4).max(Duration::from_secs(1));
+                first_mate = Some(first_proof);
+                // Look for shorter mates for a few times what the first proof took (and
+                // a tenth of a second), within the limits: showing that no shorter mate
+                // exists can cost far more than finding the first.
+                let budget = first_proof * 4 + Duration::from_millis(100);
                 let shorten_deadline = match proof_deadline {
                     Some(d) => d.min(Instant::now() + budget),
                     None => Instant::now() + budget,
                 };
-                let (line, proved_shortest) =
-                    shorten(&mut search, pos, line, limits.nodes, shorten_deadline, deadline);
+                let (line, proved_shortest) = shorten(
+                    &mut search,
+                    pos,
+                    line,
+                    limits.nodes,
+                    shorten_deadline,
+                    deadline,
+                );
                 shortest = proved_shortest;
                 Outcome::Mate(line)
             }
             _ => Outcome::Unknown,
         }
-    } else if known.is_disproved() && !known.tainted {
+    } else if known.is_disproved()
+        && (!known.tainted || !search.reuse_tainted)
+        && !search.hit_max_ply
+    {
         Outcome::NoMate
     } else {
         repetition_doubt = known.is_disproved();
@@ -135,6 +156,7 @@ pub fn solve(
         hashfull: table.hashfull(),
         repetition_doubt,
         shortest,
+        first_mate,
     }
 }
 

@@ -13,8 +13,9 @@ use crate::position::Position;
 use crate::types::Move;
 use std::time::Instant;
 
-/// How many times the line may send the solver back to re-prove a position.
-const MAX_REPROOFS: u32 = 64;
+/// How many times the line may send the solver back to re-prove a position (with a small
+/// table, proofs near the leaves are often collected before the line is read).
+const MAX_REPROOFS: u32 = 100_000;
 
 /// Reads the mating line from the current position of `search`, proved for a mate of at
 /// most `max_len` plies. Returns `None` when the proof cannot be followed within
@@ -51,7 +52,7 @@ pub fn principal_variation(
             if !or && !known.is_proved() && reproofs < MAX_REPROOFS {
                 reproofs += 1;
                 search.set_limits(None, deadline);
-                known = search.solve(child_remaining);
+                known = search.solve_after(&seen, child_remaining);
             }
             search.pos.undo();
             if !known.is_proved() || (or && repeated) {
@@ -81,7 +82,8 @@ pub fn principal_variation(
                 // The proof of this position was evicted: prove it again.
                 reproofs += 1;
                 search.set_limits(None, deadline);
-                if !search.solve(remaining).is_proved() {
+                // The line must not come back to where it has been.
+                if !search.solve_after(&seen, remaining).is_proved() {
                     break None;
                 }
             }
@@ -95,10 +97,11 @@ pub fn principal_variation(
 }
 
 /// A useless interposition (muda-ai): a drop between a distant checking piece and the
-/// king, on a square not next to the king, that the checker can simply take. It delays
-/// the mate by two plies without changing it, so by tsume convention the line shown does
-/// not choose it while the defender has any other reply (it is still searched and mated
-/// like every other reply).
+/// king, on a square not next to the king, that the checker can simply take (it is not
+/// pinned to its own king). It delays the mate by two plies without changing it, so by
+/// tsume convention the line shown does not choose it while the defender has any other
+/// reply, and it adds no length to the mate (it is still searched and mated like every
+/// other reply). Interpositions next to the king count as real defences.
 pub fn is_useless_interposition(pos: &Position, mv: Move) -> bool {
     if mv.drop_kind().is_none() {
         return false;
@@ -107,11 +110,12 @@ pub fn is_useless_interposition(pos: &Position, mv: Move) -> bool {
     if checkers.has_more_than_one() {
         return false;
     }
-    let (Some(checker), Some(ksq)) = (checkers.lsb(), pos.king_square(pos.side_to_move())) else {
+    let us = pos.side_to_move();
+    let (Some(checker), Some(ksq)) = (checkers.lsb(), pos.king_square(us)) else {
         return false;
     };
     let to = mv.to();
     attacks::between(ksq, checker).has(to)
         && !attacks::king(ksq).has(to)
-        && (pos.is_legal(Move::new(checker, to, false)) || pos.is_legal(Move::new(checker, to, true)))
+        && !pos.blockers_for_king(!us).has(checker)
 }

@@ -35,6 +35,20 @@ struct Entry {
     amount: u32,
 }
 
+/// The memory for a table could not be had.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableError {
+    pub mib: usize,
+}
+
+impl std::fmt::Display for TableError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot allocate a {} MiB mate table", self.mib)
+    }
+}
+
+impl std::error::Error for TableError {}
+
 /// What the table knows about a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Known {
@@ -63,14 +77,27 @@ pub struct Table {
 
 impl Table {
     /// A table of about `mib` MiB (at least one cluster).
+    ///
+    /// # Panics
+    /// When the memory cannot be had; [`Table::try_new`] reports that instead.
     pub fn new(mib: usize) -> Table {
-        let bytes = mib.max(1) << 20;
+        Table::try_new(mib).expect("memory for the proof table")
+    }
+
+    /// A table of about `mib` MiB, or an error when the memory cannot be had.
+    pub fn try_new(mib: usize) -> Result<Table, TableError> {
+        let bytes = mib.max(1).saturating_mul(1 << 20);
         let clusters = (bytes / (CLUSTER * std::mem::size_of::<Entry>())).max(1);
-        Table {
-            entries: vec![Entry::default(); clusters * CLUSTER],
+        let mut entries = Vec::new();
+        entries
+            .try_reserve_exact(clusters * CLUSTER)
+            .map_err(|_| TableError { mib })?;
+        entries.resize(clusters * CLUSTER, Entry::default());
+        Ok(Table {
+            entries,
             used: 0,
             collections: 0,
-        }
+        })
     }
 
     /// The size in MiB the table was made for.
@@ -285,7 +312,10 @@ mod tests {
         assert!(t.hashfull() <= 900);
         let kept = (0..n)
             .filter(|i| i % 97 == 0)
-            .filter(|i| t.probe(i.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1, hand(0, 0)).is_some())
+            .filter(|i| {
+                t.probe(i.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1, hand(0, 0))
+                    .is_some()
+            })
             .count();
         let expensive = (0..n).filter(|i| i % 97 == 0).count();
         assert!(kept * 10 >= expensive * 9, "{kept} of {expensive} kept");

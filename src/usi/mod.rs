@@ -6,6 +6,7 @@
 
 mod go;
 mod info;
+mod mate;
 mod options;
 
 pub use go::GoParams;
@@ -160,6 +161,8 @@ pub struct Session {
     /// Set just before a search prints its `bestmove`: from then on the search counts as
     /// finished, so an `isready` sent on seeing the bestmove does its full setup.
     answered: Arc<AtomicBool>,
+    /// `go mate` runs here, apart from the search threads.
+    mate: mate::MateRunner,
 }
 
 impl Session {
@@ -170,6 +173,7 @@ impl Session {
             out,
             pool: None,
             answered: Arc::new(AtomicBool::new(true)),
+            mate: mate::MateRunner::default(),
         }
     }
 
@@ -192,7 +196,9 @@ impl Session {
             }
             "isready" => {
                 // Asked during a search, answer at once; otherwise prepare everything.
-                if !self.is_searching() || self.answered.load(Ordering::SeqCst) {
+                let busy = self.mate.is_running()
+                    || (self.is_searching() && !self.answered.load(Ordering::SeqCst));
+                if !busy {
                     self.finish_search();
                     crate::attacks::init();
                     crate::eval::init();
@@ -255,6 +261,7 @@ impl Session {
 
     /// Stops a running `go` (its main thread prints the bestmove) and waits for it.
     pub fn finish_search(&mut self) {
+        self.mate.finish();
         if let Some(pool) = &self.pool {
             pool.stop();
             pool.wait();
@@ -262,7 +269,7 @@ impl Session {
     }
 
     fn is_searching(&self) -> bool {
-        self.pool.as_ref().is_some_and(|p| p.is_searching())
+        self.mate.is_running() || self.pool.as_ref().is_some_and(|p| p.is_searching())
     }
 
     /// Makes the thread pool, or brings it to the `Threads` and `USI_Hash` options.
@@ -355,8 +362,10 @@ impl Session {
             }
             return;
         }
-        if params.mate.is_some() {
-            self.out.line("checkmate notimplemented");
+        if let Some(millis) = params.mate {
+            let mib = self.options.mate_hash_mib();
+            self.mate
+                .start(self.position.clone(), millis, mib, self.out.clone());
             return;
         }
         let searchmoves: Vec<Move> = params

@@ -67,6 +67,14 @@ const TABLE: &[(&str, Kind)] = &[
         },
     ),
     (
+        "MateHash",
+        Kind::Spin {
+            min: 1,
+            max: 1 << 20,
+            default: 256,
+        },
+    ),
+    (
         "MaxMovesToDraw",
         Kind::Spin {
             min: 0,
@@ -256,6 +264,10 @@ impl Options {
     /// Transposition table size in MiB.
     pub fn hash_mib(&self) -> usize {
         self.int("USI_Hash") as usize
+    }
+    /// Size of the `go mate` proof table, apart from the search's `USI_Hash`.
+    pub fn mate_hash_mib(&self) -> usize {
+        self.int("MateHash") as usize
     }
     pub fn threads(&self) -> usize {
         self.int("Threads") as usize

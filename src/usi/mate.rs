@@ -1,0 +1,122 @@
+//! `go mate`: the mate solver on a thread of its own, so that `stop`, `isready` and
+//! `quit` are still read while it works.
+//!
+//! The proof table (`MateHash` MiB) is separate from the search's `USI_Hash` table. It is
+//! made at the first `go mate` and kept, and cleared before each problem so that answers
+//! do not depend on what was solved before.
+
+use super::Output;
+use crate::mate::{self, cli::outcome_text, Limits, Outcome, Table};
+use crate::position::Position;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Stack of the solving thread: the search recurses once per ply of the line it follows.
+const STACK_BYTES: usize = 256 << 20;
+
+struct Job {
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<Table>,
+}
+
+/// The `go mate` state of a session.
+#[derive(Default)]
+pub struct MateRunner {
+    table: Option<Table>,
+    job: Option<Job>,
+}
+
+impl MateRunner {
+    /// Whether a `go mate` is still working.
+    pub fn is_running(&self) -> bool {
+        self.job.as_ref().is_some_and(|j| !j.handle.is_finished())
+    }
+
+    /// Starts solving `pos` for at most `millis` (no limit: `None`), with a table of `mib`
+    /// MiB. The answer (`checkmate ...`) is written to `out` when done or stopped.
+    pub fn start(&mut self, pos: Position, millis: Option<u64>, mib: usize, out: Output) {
+        self.finish();
+        let table = match self.table.take() {
+            Some(t) if t.mib() == mib => t,
+            other => {
+                drop(other);
+                match Table::try_new(mib) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        out.info_string(&format!("{e}; using 16 MiB"));
+                        Table::new(16)
+                    }
+                }
+            }
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let spawned = std::thread::Builder::new()
+            .name("mate".to_string())
+            .stack_size(STACK_BYTES)
+            .spawn(move || solve(pos, millis, table, &flag, &out));
+        match spawned {
+            Ok(handle) => self.job = Some(Job { stop, handle }),
+            Err(e) => eprintln!("hayate: cannot start the mate thread: {e}"),
+        }
+    }
+
+    /// Stops a running `go mate` (it answers with what it has) and waits for it.
+    pub fn finish(&mut self) {
+        if let Some(job) = self.job.take() {
+            job.stop.store(true, Ordering::SeqCst);
+            if let Ok(table) = job.handle.join() {
+                self.table = Some(table);
+            }
+        }
+    }
+}
+
+fn solve(
+    pos: Position,
+    millis: Option<u64>,
+    mut table: Table,
+    stop: &AtomicBool,
+    out: &Output,
+) -> Table {
+    table.clear();
+    let limits = Limits {
+        time: millis.map(Duration::from_millis),
+        nodes: None,
+    };
+    let report = mate::solve(&pos, &mut table, limits, stop, |p| {
+        out.line(&format!(
+            "info time {} nodes {} nps {} hashfull {}",
+            p.elapsed.as_millis(),
+            p.nodes,
+            (p.nodes as u128 * 1000 / p.elapsed.as_millis().max(1)) as u64,
+            p.hashfull
+        ))
+    });
+    out.line(&format!(
+        "info time {} nodes {} nps {} hashfull {}",
+        report.elapsed.as_millis(),
+        report.nodes,
+        report.nps(),
+        report.hashfull
+    ));
+    match &report.outcome {
+        Outcome::Mate(line) => out.info_string(&format!(
+            "mate in {} plies{}",
+            line.len(),
+            if report.shortest {
+                " (shortest)"
+            } else {
+                " (a shorter one may exist)"
+            }
+        )),
+        Outcome::Unknown if report.repetition_doubt => out.info_string(
+            "no mate found, but repetitions were involved: not a proof that none exists",
+        ),
+        _ => {}
+    }
+    out.line(&outcome_text(&report.outcome));
+    table
+}

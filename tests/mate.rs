@@ -1,0 +1,441 @@
+//! The mate solver (`hayate::mate`, `go mate`, `hayate mate`) on the public tsume problems
+//! of tests/data/tsume.sfen.
+//!
+//! Every line the solver returns is checked here with the move generator alone: each move
+//! legal (uchifuzume included), each attacker move a check, the defender without a move
+//! at the end. That the defence shown is not the only one is checked two ways: short
+//! problems against a brute-force search written here, longer ones by solving every other
+//! defence along the line again on a fresh table.
+
+mod common;
+
+use common::{EngineProcess, BIN};
+use hayate::mate::{self, Limits, Outcome, Table};
+use hayate::{Move, Position};
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+struct Problem {
+    line: usize,
+    sfen: String,
+    listed: usize,
+}
+
+/// The problems of the file that parse (one line of it is an invalid position).
+fn problems() -> Vec<Problem> {
+    let text = include_str!("data/tsume.sfen");
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|(i, l)| {
+            let mut f = l.split('\t');
+            let sfen = f.next()?.to_string();
+            let listed = f.next()?.trim().parse().ok()?;
+            sfen.parse::<Position>().ok()?;
+            Some(Problem {
+                line: i + 1,
+                sfen,
+                listed,
+            })
+        })
+        .collect()
+}
+
+fn pos(sfen: &str) -> Position {
+    hayate::attacks::init();
+    sfen.parse().unwrap_or_else(|e| panic!("{sfen}: {e}"))
+}
+
+fn solve(p: &Position, table: &mut Table, limits: Limits) -> mate::Report {
+    table.clear();
+    mate::solve(p, table, limits, &AtomicBool::new(false), |_| {})
+}
+
+fn seconds(s: u64) -> Limits {
+    Limits {
+        time: Some(Duration::from_secs(s)),
+        nodes: None,
+    }
+}
+
+/// Checks a mating line with the move generator only; returns the final position.
+fn check_line(root: &Position, line: &[String]) -> Result<Position, String> {
+    if line.len() % 2 == 0 {
+        return Err(format!("{} plies: a mate has an odd length", line.len()));
+    }
+    let mut p = root.clone();
+    for (i, text) in line.iter().enumerate() {
+        let mv = p
+            .parse_move(text)
+            .map_err(|e| format!("ply {}: {text} illegal: {e}", i + 1))?;
+        p.play_unchecked(mv);
+        if i % 2 == 0 && !p.in_check() {
+            return Err(format!("ply {}: {text} does not check", i + 1));
+        }
+    }
+    if !p.legal_moves().is_empty() {
+        return Err("the defender still has a move at the end".to_string());
+    }
+    Ok(p)
+}
+
+fn texts(line: &[Move]) -> Vec<String> {
+    line.iter().map(|m| m.to_string()).collect()
+}
+
+/// Brute force, tsume rules: the attacker (to move) mates within `n` plies checking at
+/// every move, whatever the defender plays.
+fn forced_mate(p: &mut Position, n: usize) -> bool {
+    if n == 0 {
+        return false;
+    }
+    let moves = p.legal_moves();
+    moves.iter().any(|&m| {
+        p.play_unchecked(m);
+        let ok = p.in_check() && every_reply_mated(p, n - 1);
+        p.undo();
+        ok
+    })
+}
+
+/// The defender (to move) has no move, or is mated within `n` plies after each one.
+fn every_reply_mated(p: &mut Position, n: usize) -> bool {
+    let replies = p.legal_moves();
+    if replies.is_empty() {
+        return true;
+    }
+    if n == 0 {
+        return false;
+    }
+    replies.iter().all(|&r| {
+        p.play_unchecked(r);
+        let ok = forced_mate(p, n - 1);
+        p.undo();
+        ok
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn every_problem_of_up_to_eleven_plies_is_solved_with_a_valid_line() {
+    let mut table = Table::new(32);
+    let mut solved = 0;
+    for pr in problems().iter().filter(|p| p.listed <= 11) {
+        let root = pos(&pr.sfen);
+        let r = solve(&root, &mut table, seconds(20));
+        let Outcome::Mate(line) = &r.outcome else {
+            panic!(
+                "line {}: {:?} for a listed mate in {}",
+                pr.line, r.outcome, pr.listed
+            );
+        };
+        let line = texts(line);
+        if let Err(e) = check_line(&root, &line) {
+            panic!("line {}: {e}: {}", pr.line, line.join(" "));
+        }
+        // The search for shorter mates reaches the listed length (several listed lengths
+        // are longer than the problems' true shortest mates).
+        assert!(
+            line.len() <= pr.listed,
+            "line {}: {} plies for a listed {}: {}",
+            pr.line,
+            line.len(),
+            pr.listed,
+            line.join(" ")
+        );
+        solved += 1;
+    }
+    assert!(solved >= 200, "only {solved} problems");
+}
+
+#[test]
+fn short_mates_agree_with_brute_force() {
+    let mut table = Table::new(16);
+    for pr in problems().iter().filter(|p| p.listed <= 3) {
+        let root = pos(&pr.sfen);
+        let r = solve(&root, &mut table, seconds(20));
+        let Outcome::Mate(line) = &r.outcome else {
+            panic!("line {}: {:?}", pr.line, r.outcome);
+        };
+        let n = line.len();
+        let mut p = root.clone();
+        // The first move forces mate within the length shown, whatever the defence.
+        p.play_unchecked(line[0]);
+        assert!(
+            every_reply_mated(&mut p, n - 1),
+            "line {}: {} does not force mate in {n}",
+            pr.line,
+            line[0]
+        );
+        p.undo();
+        // A line shown as shortest really is: no mate two plies shorter.
+        if r.shortest && n >= 3 {
+            assert!(
+                !forced_mate(&mut p, n - 2),
+                "line {}: a shorter mate exists",
+                pr.line
+            );
+        }
+        assert!(forced_mate(&mut p, n));
+    }
+}
+
+/// Every other defence along the line shown is mated too (solved again on a fresh table).
+fn check_other_defences(root: &Position, line: &[Move], table: &mut Table, label: &str) {
+    let mut p = root.clone();
+    for (i, &mv) in line.iter().enumerate() {
+        if i % 2 == 1 {
+            for &other in p.legal_moves().iter().filter(|&&m| m != mv) {
+                let mut q = p.clone();
+                q.play_unchecked(other);
+                let r = solve(&q, table, seconds(20));
+                let Outcome::Mate(rest) = &r.outcome else {
+                    panic!(
+                        "{label}: ply {}: the defence {other} escapes: {:?}",
+                        i + 1,
+                        r.outcome
+                    );
+                };
+                if let Err(e) = check_line(&q, &texts(rest)) {
+                    panic!("{label}: after the defence {other}: {e}");
+                }
+            }
+        }
+        p.play_unchecked(mv);
+    }
+}
+
+#[test]
+fn every_defence_along_nine_and_eleven_ply_lines_is_mated() {
+    let mut table = Table::new(32);
+    let mut other = Table::new(32);
+    for pr in problems().iter().filter(|p| (9..=11).contains(&p.listed)) {
+        let root = pos(&pr.sfen);
+        let r = solve(&root, &mut table, seconds(20));
+        let Outcome::Mate(line) = &r.outcome else {
+            panic!("line {}: {:?}", pr.line, r.outcome);
+        };
+        check_other_defences(&root, line, &mut other, &format!("line {}", pr.line));
+    }
+}
+
+#[test]
+fn the_31_and_33_ply_problems_are_solved_within_ten_seconds() {
+    let mut table = Table::new(256);
+    let long: Vec<Problem> = problems().into_iter().filter(|p| p.listed > 11).collect();
+    assert_eq!(long.len(), 2);
+    for pr in &long {
+        let root = pos(&pr.sfen);
+        let r = solve(&root, &mut table, seconds(10));
+        let Outcome::Mate(line) = &r.outcome else {
+            panic!("line {}: {:?} after {:?}", pr.line, r.outcome, r.elapsed);
+        };
+        let line = texts(line);
+        if let Err(e) = check_line(&root, &line) {
+            panic!("line {}: {e}: {}", pr.line, line.join(" "));
+        }
+        assert!(
+            r.elapsed <= Duration::from_millis(10_500),
+            "{:?}",
+            r.elapsed
+        );
+    }
+}
+
+#[test]
+fn a_small_table_is_collected_and_the_search_still_succeeds() {
+    // The 11-ply problem with a 1 MiB table (32,768 entries).
+    let pr = problems().into_iter().find(|p| p.listed == 11).unwrap();
+    let root = pos(&pr.sfen);
+    let mut table = Table::new(1);
+    let r = solve(&root, &mut table, seconds(30));
+    let Outcome::Mate(line) = &r.outcome else {
+        panic!("{:?}", r.outcome);
+    };
+    check_line(&root, &texts(line)).unwrap();
+    assert!(table.hashfull() <= 1000);
+}
+
+#[test]
+fn no_mate_is_reported_only_when_proved() {
+    let mut table = Table::new(16);
+    for sfen in [
+        // A lone gold cannot mate a king in the open.
+        "4k4/9/9/9/9/9/9/9/9 b G2r2b3g4s4n4l18p 1",
+        // No check at all.
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        // The only mate would be a pawn drop (uchifuzume).
+        "7n1/8k/9/6GP1/9/9/9/9/K8 b P 1",
+        // Only perpetual checks: the repetition is a failure for the attacker.
+        "8k/9/9/9/9/9/PP7/GS7/K6R1 b rbgs 1",
+        // No king to mate.
+        "9/9/9/9/9/9/9/9/4K4 b R 1",
+    ] {
+        let r = solve(&pos(sfen), &mut table, seconds(20));
+        assert_eq!(r.outcome, Outcome::NoMate, "{sfen}");
+    }
+    // Brute force agrees on the first three plies of the uchifuzume lure.
+    let mut p = pos("7n1/8k/9/6GP1/9/9/9/9/K8 b P 1");
+    assert!(!forced_mate(&mut p, 3));
+}
+
+#[test]
+fn limits_give_an_unknown_answer_not_a_wrong_one() {
+    let long = problems().into_iter().find(|p| p.listed == 33).unwrap();
+    let root = pos(&long.sfen);
+    let mut table = Table::new(16);
+    let r = solve(
+        &root,
+        &mut table,
+        Limits {
+            time: None,
+            nodes: Some(2000),
+        },
+    );
+    assert_eq!(r.outcome, Outcome::Unknown);
+    let r = solve(
+        &root,
+        &mut table,
+        Limits {
+            time: Some(Duration::from_millis(30)),
+            nodes: None,
+        },
+    );
+    assert_eq!(r.outcome, Outcome::Unknown);
+    assert!(r.elapsed < Duration::from_millis(500), "{:?}", r.elapsed);
+}
+
+#[test]
+fn useless_interpositions_are_recognised() {
+    use hayate::mate::pv::is_useless_interposition;
+    // White's king on 1a in check from Black's rook on 1i; White holds a gold.
+    let p = pos("8k/9/9/9/9/9/9/9/4K3R w g 1");
+    assert!(p.in_check());
+    let drop = |sq: &str| p.parse_move(&format!("G*{sq}")).unwrap();
+    assert!(is_useless_interposition(&p, drop("1e")));
+    assert!(is_useless_interposition(&p, drop("1h")));
+    // Next to the king the rook taking it may be answered: not useless.
+    assert!(!is_useless_interposition(&p, drop("1b")));
+    // A king move is a real defence.
+    assert!(!is_useless_interposition(&p, p.parse_move("1a2a").unwrap()));
+}
+
+// ---------------------------------------------------------------------------------------
+// Through the binary
+
+#[test]
+fn go_mate_answers_over_usi() {
+    let pr = problems().into_iter().find(|p| p.listed == 5).unwrap();
+    let root = pos(&pr.sfen);
+    let mut e = EngineProcess::start("go mate");
+    e.send("usi");
+    e.expect_line(|l| l == "usiok", "usiok");
+    e.send("setoption name MateHash value 32");
+    e.send("isready");
+    e.expect_line(|l| l == "readyok", "readyok");
+
+    // A mate.
+    e.send(&format!("position sfen {}", pr.sfen));
+    e.send("go mate 5000");
+    let (answer, _) = e.expect_line(|l| l.starts_with("checkmate"), "checkmate");
+    let moves: Vec<String> = answer
+        .split_whitespace()
+        .skip(1)
+        .map(String::from)
+        .collect();
+    check_line(&root, &moves).unwrap_or_else(|err| panic!("{answer}: {err}"));
+
+    // No mate, proved.
+    e.send("position sfen 4k4/9/9/9/9/9/9/9/9 b G2r2b3g4s4n4l18p 1");
+    e.send("go mate infinite");
+    e.expect_line(|l| l == "checkmate nomate", "checkmate nomate");
+
+    // A hard problem: isready is answered during the search, which stop then ends.
+    let long = problems().into_iter().find(|p| p.listed == 33).unwrap();
+    e.send(&format!("position sfen {}", long.sfen));
+    e.send("go mate infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("isready");
+    let (_, before) = e.expect_line(|l| l == "readyok", "readyok");
+    assert!(
+        !before.iter().any(|l| l.starts_with("checkmate")),
+        "{before:?}"
+    );
+    let sent = Instant::now();
+    e.send("stop");
+    let (answer, _) = e.expect_line(|l| l.starts_with("checkmate"), "checkmate after stop");
+    assert!(
+        sent.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        sent.elapsed()
+    );
+    if answer != "checkmate timeout" {
+        let moves: Vec<String> = answer
+            .split_whitespace()
+            .skip(1)
+            .map(String::from)
+            .collect();
+        check_line(&pos(&long.sfen), &moves).unwrap();
+    }
+
+    // A time limit runs out.
+    e.send("go mate 200");
+    let (answer, before) = e.expect_line(|l| l.starts_with("checkmate"), "checkmate");
+    assert_eq!(answer, "checkmate timeout");
+    assert!(before
+        .iter()
+        .any(|l| l.starts_with("info") && l.contains("nodes")));
+
+    // The engine still plays after it all.
+    e.send("position startpos");
+    e.send("go depth 2");
+    e.expect_line(|l| l.starts_with("bestmove"), "bestmove");
+    assert!(e.quit().success());
+}
+
+#[test]
+fn hayate_mate_on_the_command_line() {
+    let out = Command::new(BIN)
+        .args([
+            "mate",
+            "--sfen",
+            "9/7Sk/1+R7/9/9/9/9/9/9 b r2b4g3s4n4l18p 1",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.lines().any(|l| l == "checkmate 8c1c"), "{text}");
+
+    // A file of problems: the benchmark's totals.
+    let dir = std::env::temp_dir().join(format!("hayate-mate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("problems.sfen");
+    let some: Vec<String> = include_str!("data/tsume.sfen")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(5)
+        .map(String::from)
+        .collect();
+    std::fs::write(&file, some.join("\n")).unwrap();
+    let out = Command::new(BIN)
+        .args(["mate", "--file", file.to_str().unwrap(), "--time", "5000"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(
+        text.lines().last().unwrap().starts_with("solved 5/5"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+
+    let out = Command::new(BIN)
+        .args(["mate", "--sfen", "not a position"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad sfen"));
+}
