@@ -9,7 +9,8 @@
 use crate::position::Position;
 use crate::search::score::MATE_BOUND;
 use crate::search::{
-    immediate_decision, Decision, Event, Progress, Reporter, ScoreBound, Settings, Worker,
+    immediate_decision, root_mate, Decision, Event, Progress, Reporter, ScoreBound, Settings,
+    Worker,
 };
 use crate::time::{self, Budget};
 use crate::tt::{AllocError, TranspositionTable};
@@ -335,7 +336,15 @@ fn main_thread(
     helper_senders: &[Sender<Command>],
 ) {
     let limits = job.settings.limits.clone();
-    let decision = immediate_decision(&job.root, job.settings.rule);
+    let mut decision = immediate_decision(&job.root, job.settings.rule);
+    let mut ponder = None;
+    if decision.is_none() && root_mate::wanted(&job.settings) {
+        if let Some(progress) = root_mate::find(&job.root, &job.settings, &shared.stop) {
+            let (mv, reply) = root_mate::moves(&progress);
+            (decision, ponder) = (Some(Decision::Move(mv)), reply);
+            (job.reporter)(Event::Progress(progress));
+        }
+    }
     if decision.is_none() {
         helpers.start(helper_senders.len());
         for sender in helper_senders {
@@ -356,7 +365,7 @@ fn main_thread(
         helpers.wait_below(1);
     }
     let (decision, ponder) = match decision {
-        Some(d) => (d, None),
+        Some(d) => (d, ponder),
         None => choose_best(worker, &job, shared),
     };
     (job.reporter)(Event::BestMove { decision, ponder });

@@ -56,6 +56,7 @@ fn seconds(s: u64) -> Limits {
     Limits {
         time: Some(Duration::from_secs(s)),
         nodes: None,
+        shortest: true,
     }
 }
 
@@ -292,6 +293,7 @@ fn limits_give_an_unknown_answer_not_a_wrong_one() {
         Limits {
             time: None,
             nodes: Some(2000),
+            shortest: true,
         },
     );
     assert_eq!(r.outcome, Outcome::Unknown);
@@ -301,6 +303,7 @@ fn limits_give_an_unknown_answer_not_a_wrong_one() {
         Limits {
             time: Some(Duration::from_millis(30)),
             nodes: None,
+            shortest: true,
         },
     );
     assert_eq!(r.outcome, Outcome::Unknown);
@@ -438,4 +441,56 @@ fn hayate_mate_on_the_command_line() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad sfen"));
+}
+
+#[test]
+fn the_game_search_plays_a_long_mate_found_by_the_solver() {
+    // A 9-ply tsume problem with a Black king added on 9i: a game position where the
+    // alpha-beta search alone still sees no mate after 300 ms (it scores about +600).
+    let sfen = "9/5R1P1/7N1/6SRN/8k/9/8S/9/K8 b N2b4g2sn4l17p 1";
+    let root = pos(&sfen);
+
+    let mut e = EngineProcess::start("root mate");
+    e.send("usi");
+    e.expect_line(|l| l == "usiok", "usiok");
+    e.send("isready");
+    e.expect_line(|l| l == "readyok", "readyok");
+    e.send(&format!("position sfen {sfen}"));
+    e.send("go btime 0 wtime 0 byoyomi 300");
+    let (best, before) = e.expect_line(|l| l.starts_with("bestmove"), "bestmove");
+    let info = before
+        .iter()
+        .rev()
+        .find(|l| l.contains(" score mate "))
+        .unwrap_or_else(|| panic!("no mate score: {before:#?}"));
+    let pv: Vec<String> = info
+        .split(" pv ")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    check_line(&root, &pv).unwrap_or_else(|err| panic!("{info}: {err}"));
+    assert!(
+        info.contains(&format!(" score mate {} ", pv.len())),
+        "{info}"
+    );
+    assert!(pv.len() >= 9, "{info}");
+    // Reported by the mate solver: within its node budget.
+    let nodes: u64 = info
+        .split(" nodes ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(nodes <= hayate::search::root_mate::NODES, "{info}");
+    assert_eq!(
+        best.split_whitespace().nth(1),
+        Some(pv[0].as_str()),
+        "{best}"
+    );
+    assert!(e.quit().success());
 }

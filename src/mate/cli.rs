@@ -88,6 +88,7 @@ pub fn run_cli(args: &[String]) -> i32 {
     let limits = Limits {
         time: a.time.map(Duration::from_millis),
         nodes: a.nodes,
+        shortest: true,
     };
     let mut table = Table::new(a.hash);
     if let Some(file) = &a.file {

@@ -41,6 +41,9 @@ pub enum Outcome {
 pub struct Limits {
     pub time: Option<Duration>,
     pub nodes: Option<u64>,
+    /// After the first mate, spend a while looking for shorter ones (`go mate` does; the
+    /// game search, which only needs a mate, does not).
+    pub shortest: bool,
 }
 
 /// The answer with its cost.
@@ -114,10 +117,11 @@ pub fn solve(
     let mut shortest = false;
     let mut first_mate = None;
     let outcome = if known.is_proved() {
+        first_mate = Some(start.elapsed());
         match pv::principal_variation(&mut search, NO_LIMIT, deadline) {
+            Some(line) if is_mating_line(pos, &line) && !limits.shortest => Outcome::Mate(line),
             Some(line) if is_mating_line(pos, &line) => {
                 let first_proof = start.elapsed();
-                first_mate = Some(first_proof);
                 // Look for shorter mates for a few times what the first proof took (and
                 // a tenth of a second), within the limits: showing that no shorter mate
                 // exists can cost far more than finding the first.

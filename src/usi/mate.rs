@@ -85,6 +85,7 @@ fn solve(
     let limits = Limits {
         time: millis.map(Duration::from_millis),
         nodes: None,
+        shortest: true,
     };
     let report = mate::solve(&pos, &mut table, limits, stop, |p| {
         out.line(&format!(
