@@ -62,7 +62,7 @@ fn seconds(s: u64) -> Limits {
 
 /// Checks a mating line with the move generator only; returns the final position.
 fn check_line(root: &Position, line: &[String]) -> Result<Position, String> {
-    if line.len() % 2 == 0 {
+    if line.len().is_multiple_of(2) {
         return Err(format!("{} plies: a mate has an odd length", line.len()));
     }
     let mut p = root.clone();
@@ -448,7 +448,7 @@ fn the_game_search_plays_a_long_mate_found_by_the_solver() {
     // A 9-ply tsume problem with a Black king added on 9i: a game position where the
     // alpha-beta search alone still sees no mate after 300 ms (it scores about +600).
     let sfen = "9/5R1P1/7N1/6SRN/8k/9/8S/9/K8 b N2b4g2sn4l17p 1";
-    let root = pos(&sfen);
+    let root = pos(sfen);
 
     let mut e = EngineProcess::start("root mate");
     e.send("usi");

@@ -204,7 +204,7 @@ impl<'a> Dfpn<'a> {
         if self.nodes >= self.node_limit || self.stop.load(Ordering::Relaxed) {
             self.aborted = true;
         }
-        if self.nodes % 4096 == 0 {
+        if self.nodes.is_multiple_of(4096) {
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 self.aborted = true;
             }

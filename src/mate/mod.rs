@@ -200,7 +200,7 @@ fn shorten(
 /// check, and the defender without a legal move at the end. (That every defence was met
 /// is what the proof guarantees; this checks the line shown.)
 pub fn is_mating_line(pos: &Position, line: &[Move]) -> bool {
-    if line.len() % 2 == 0 {
+    if line.len().is_multiple_of(2) {
         return false;
     }
     let mut p = pos.clone();
