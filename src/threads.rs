@@ -339,7 +339,12 @@ fn main_thread(
     let mut decision = immediate_decision(&job.root, job.settings.rule);
     let mut ponder = None;
     if decision.is_none() && root_mate::wanted(&job.settings) {
-        if let Some(progress) = root_mate::find(&job.root, &job.settings, &shared.stop) {
+        if let Some(progress) = root_mate::find(
+            &job.root,
+            &job.settings,
+            job.budget.map(|b| b.optimum),
+            &shared.stop,
+        ) {
             let (mv, reply) = root_mate::moves(&progress);
             (decision, ponder) = (Some(Decision::Move(mv)), reply);
             (job.reporter)(Event::Progress(progress));

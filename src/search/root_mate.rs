@@ -10,9 +10,12 @@ use crate::mate::{self, Limits, Outcome, Table};
 use crate::position::Position;
 use crate::types::Move;
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
-/// Nodes the root mate search may spend: some tens of milliseconds.
+/// Nodes the root mate search may spend at most: some tens of milliseconds.
 pub const NODES: u64 = 20_000;
+/// Nodes per millisecond of the move's optimum time: a few percent of it.
+const NODES_PER_MS: u64 = 20;
 /// Its table (MiB): room for the nodes, and quick to make.
 const TABLE_MIB: usize = 2;
 
@@ -26,12 +29,21 @@ pub fn wanted(settings: &Settings) -> bool {
 
 /// A mating line for the side to move of `root`, if the short search proves one that
 /// ends before `MaxMovesToDraw` would draw the game. Returns it with the progress line
-/// that reports it.
-pub fn find(root: &Position, settings: &Settings, stop: &AtomicBool) -> Option<Progress> {
+/// that reports it. `optimum` is the move's normal thinking time, when there is a clock:
+/// the node budget shrinks with it so fast games lose little time.
+pub fn find(
+    root: &Position,
+    settings: &Settings,
+    optimum: Option<Duration>,
+    stop: &AtomicBool,
+) -> Option<Progress> {
+    let nodes = optimum.map_or(NODES, |t| {
+        (t.as_millis() as u64 * NODES_PER_MS).clamp(1000, NODES)
+    });
     let mut table = Table::try_new(TABLE_MIB).ok()?;
     let limits = Limits {
         time: None,
-        nodes: Some(NODES),
+        nodes: Some(nodes),
         shortest: false,
     };
     let report = mate::solve(root, &mut table, limits, stop, |_| {});
