@@ -102,19 +102,7 @@ fn forced_mate(p: &mut Position, n: usize) -> bool {
 
 /// The defender (to move) has no move, or is mated within `n` plies after each one.
 fn every_reply_mated(p: &mut Position, n: usize) -> bool {
-    let replies = p.legal_moves();
-    if replies.is_empty() {
-        return true;
-    }
-    if n == 0 {
-        return false;
-    }
-    replies.iter().all(|&r| {
-        p.play_unchecked(r);
-        let ok = forced_mate(p, n - 1);
-        p.undo();
-        ok
-    })
+    common::every_reply_loses(p, n as u32, |q, m| forced_mate(q, m as usize))
 }
 
 // ---------------------------------------------------------------------------------------

@@ -6,6 +6,8 @@
 //! claims (mate scores) are checked against a small brute-force mate finder built only on
 //! the move generator, so a test cannot pass on a wrong claim that merely looks right.
 
+mod common;
+
 use hayate::position::EnteringKingRule;
 use hayate::search::score::{self, UsiScore};
 use hayate::search::{immediate_decision, Decision, Event, Limits, Progress, Settings};
@@ -325,19 +327,7 @@ fn forces_mate(p: &mut Position, n: u32) -> bool {
 
 /// The defender (to move) is mated now, or within `n` more plies whatever it plays.
 fn every_reply_loses(p: &mut Position, n: u32) -> bool {
-    let replies = p.legal_moves();
-    if replies.is_empty() {
-        return true;
-    }
-    if n == 0 {
-        return false;
-    }
-    replies.iter().all(|&r| {
-        p.play_unchecked(r);
-        let ok = forces_mate(p, n - 1);
-        p.undo();
-        ok
-    })
+    common::every_reply_loses(p, n, forces_mate)
 }
 
 // ---------------------------------------------------------------------------------------

@@ -10,6 +10,29 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_hayate");
+
+/// Brute force on the move generator alone: the side to move has no legal move, or
+/// loses within `n` more plies whatever it plays, `wins(position, plies)` judging the
+/// opponent's chances after each reply.
+pub fn every_reply_loses(
+    p: &mut hayate::Position,
+    n: u32,
+    wins: impl Fn(&mut hayate::Position, u32) -> bool,
+) -> bool {
+    let replies = p.legal_moves();
+    if replies.is_empty() {
+        return true;
+    }
+    if n == 0 {
+        return false;
+    }
+    replies.iter().all(|&r| {
+        p.play_unchecked(r);
+        let ok = wins(p, n - 1);
+        p.undo();
+        ok
+    })
+}
 /// The longest any test waits for one reply.
 pub const TIMEOUT: Duration = Duration::from_secs(10);
 
