@@ -1,8 +1,8 @@
 //! The mating line shown to the user, read from a finished proof.
 //!
 //! At the attacker's turn the proved check with the shortest known mate is taken; at the
-//! defender's turn the reply with the longest known mate, except that useless
-//! interpositions are passed over (see [`is_useless_interposition`]). A position whose
+//! defender's turn the reply with the longest known mate, a useless interposition (see
+//! [`is_useless_interposition`]) counted two plies shorter. A position whose
 //! proof was evicted from the table is proved again on the spot. The line is what the
 //! table knows: a mate, not always the shortest one, and its length is the length of the
 //! line itself.
@@ -59,13 +59,20 @@ pub fn principal_variation(
                 missing |= !or;
                 continue;
             }
+            let tsume_len = if useful {
+                known.len
+            } else {
+                known.len.saturating_sub(2)
+            };
             let better = match best {
                 None => true,
                 Some((_, len, _, _)) if or => known.len < len,
-                Some((u, len, _, _)) => (useful, known.len) > (u, len),
+                // The longest defence by tsume length (a useless interposition counts two
+                // plies less), a real defence before an interposition of the same length.
+                Some((u, len, _, _)) => (tsume_len, useful) > (len, u),
             };
             if better {
-                best = Some((useful, known.len, mv, child_remaining));
+                best = Some((useful, tsume_len, mv, child_remaining));
             }
         }
         if missing {
@@ -98,10 +105,10 @@ pub fn principal_variation(
 
 /// A useless interposition (muda-ai): a drop between a distant checking piece and the
 /// king, on a square not next to the king, that the checker can simply take (it is not
-/// pinned to its own king). It delays the mate by two plies without changing it, so by
-/// tsume convention the line shown does not choose it while the defender has any other
-/// reply, and it adds no length to the mate (it is still searched and mated like every
-/// other reply). Interpositions next to the king count as real defences.
+/// pinned to its own king). By tsume convention such a drop adds no length to the mate:
+/// the line shows it only when it delays the mate by more than the two plies it adds (it
+/// is searched and mated like every other reply). Interpositions next to the king count
+/// as real defences.
 pub fn is_useless_interposition(pos: &Position, mv: Move) -> bool {
     if mv.drop_kind().is_none() {
         return false;
