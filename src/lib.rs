@@ -4,6 +4,7 @@
 
 pub mod attacks;
 pub mod bench;
+pub mod book;
 pub mod eval;
 pub mod matches;
 pub mod mate;
@@ -29,6 +30,8 @@ pub fn run(args: &[String]) -> i32 {
         Some("match") => matches::run_cli(&args[1..]),
         Some("mate") => mate::cli::run_cli(&args[1..]),
         Some("bench") => bench::run_cli(&args[1..]),
+        Some("makebook") => book::cli::makebook_cli(&args[1..]),
+        Some("bookinfo") => book::cli::bookinfo_cli(&args[1..]),
         Some("selfplay") => tune::selfplay_cli(&args[1..]),
         Some("tune") => tune::tune_cli(&args[1..]),
         Some("help" | "--help" | "-h") => {
@@ -63,4 +66,8 @@ usage:
                               solve a mate problem (or a file of them: the mate benchmark)
   hayate match --engine <cmd> [engine options] --engine <cmd> [engine options] [options]
                               play a match between two USI engines (hayate match --help)
+  hayate makebook --openings <file> --depth <d> --out <file> [options]
+                              make an opening book with hayate's search (hayate makebook --help)
+  hayate bookinfo <file> [--probe \"<position>\"]
+                              load a book: size, load time, memory; the moves for a position
   hayate help                 this text";

@@ -161,6 +161,11 @@ pub struct Session {
     /// Set just before a search prints its `bestmove`: from then on the search counts as
     /// finished, so an `isready` sent on seeing the bestmove does its full setup.
     answered: Arc<AtomicBool>,
+    /// The opening book, loaded at `isready`.
+    book: crate::book::BookPlayer,
+    /// A book move chosen under `go ponder`: its `bestmove` line waits for `ponderhit` or
+    /// `stop`, as a pondering search's would.
+    book_answer: Option<String>,
     /// `go mate` runs here, apart from the search threads.
     mate: mate::MateRunner,
 }
@@ -173,6 +178,8 @@ impl Session {
             out,
             pool: None,
             answered: Arc::new(AtomicBool::new(true)),
+            book: crate::book::BookPlayer::new(),
+            book_answer: None,
             mate: mate::MateRunner::default(),
         }
     }
@@ -197,6 +204,7 @@ impl Session {
             "isready" => {
                 // Asked during a search, answer at once; otherwise prepare everything.
                 let busy = self.mate.is_running()
+                    || self.book_answer.is_some()
                     || (self.is_searching() && !self.answered.load(Ordering::SeqCst));
                 if !busy {
                     self.finish_search();
@@ -204,6 +212,7 @@ impl Session {
                     crate::eval::init();
                     // A new game is coming: start it with an empty table.
                     self.prepare_pool().clear();
+                    self.prepare_book();
                 }
                 self.out.line("readyok");
             }
@@ -223,6 +232,9 @@ impl Session {
             "go" => self.go(args),
             "stop" => self.finish_search(),
             "ponderhit" => {
+                if let Some(line) = self.book_answer.take() {
+                    self.out.line(&line);
+                }
                 if let Some(pool) = &self.pool {
                     pool.ponderhit();
                 }
@@ -261,6 +273,9 @@ impl Session {
 
     /// Stops a running `go` (its main thread prints the bestmove) and waits for it.
     pub fn finish_search(&mut self) {
+        if let Some(line) = self.book_answer.take() {
+            self.out.line(&line);
+        }
         self.mate.finish();
         if let Some(pool) = &self.pool {
             pool.stop();
@@ -368,6 +383,9 @@ impl Session {
                 .start(self.position.clone(), millis, mib, self.out.clone());
             return;
         }
+        if self.play_book_move(&params) {
+            return;
+        }
         let searchmoves: Vec<Move> = params
             .searchmoves
             .iter()
@@ -417,6 +435,76 @@ impl Session {
         });
         let pos = self.position.clone();
         self.prepare_pool().start(pos, settings, reporter);
+    }
+
+    /// Loads, reloads or drops the book as the book options now say.
+    fn prepare_book(&mut self) {
+        for note in self.book.prepare(&self.options.book_config()) {
+            self.out.info_string(&note);
+        }
+    }
+
+    /// Answers `go` from the book when it can; returns whether it did. The book answers
+    /// game moves (a clock, a node limit or a bare `go`); `go depth`, `go movetime`,
+    /// `go infinite` and `searchmoves` ask for a search, so they search. Under
+    /// `go ponder` the answer waits for `ponderhit` or `stop`.
+    fn play_book_move(&mut self, params: &GoParams) -> bool {
+        let analysis = params.infinite
+            || params.depth.is_some()
+            || params.movetime.is_some()
+            || !params.searchmoves.is_empty();
+        let config = self.options.book_config();
+        if analysis || !config.enabled {
+            return false;
+        }
+        if !self.book.is_prepared() {
+            // `go` without `isready` first: load now rather than never.
+            self.prepare_book();
+        }
+        let probe = self.book.probe(&self.position, &config);
+        for note in &probe.notes {
+            self.out.info_string(note);
+        }
+        let Some(choice) = probe.choice else {
+            return false;
+        };
+        let mate = crate::book::make::MATE_VALUE;
+        let score = if choice.value.abs() >= mate - 1000 {
+            Score::Mate(choice.value.signum() * (mate - choice.value.abs()))
+        } else {
+            Score::Cp(choice.value)
+        };
+        let depth = choice.depth.max(1) as u32;
+        let mut pv = vec![choice.mv];
+        pv.extend(choice.ponder);
+        self.out.info_string(&format!(
+            "book move {} (value {}, depth {}, count {}; {} candidates)",
+            choice.mv, choice.value, choice.depth, choice.count, probe.candidates
+        ));
+        self.out.line(
+            &SearchInfo {
+                depth,
+                seldepth: depth,
+                multipv: 1,
+                score,
+                bound: Bound::Exact,
+                nodes: 0,
+                time_ms: 0,
+                hashfull: 0,
+                pv,
+            }
+            .to_string(),
+        );
+        let line = match choice.ponder {
+            Some(p) => format!("bestmove {} ponder {p}", choice.mv),
+            None => format!("bestmove {}", choice.mv),
+        };
+        if params.ponder {
+            self.book_answer = Some(line);
+        } else {
+            self.out.line(&line);
+        }
+        true
     }
 
     fn show_board(&self) {

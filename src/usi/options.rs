@@ -58,7 +58,53 @@ const TABLE: &[(&str, Kind)] = &[
         },
     ),
     ("USI_OwnBook", Kind::Check { default: true }),
-    ("BookFile", Kind::Filename { default: "no_book" }),
+    (
+        "BookFile",
+        Kind::Filename {
+            default: crate::book::player::INTERNAL,
+        },
+    ),
+    (
+        "BookMoves",
+        Kind::Spin {
+            min: 0,
+            max: 10_000,
+            default: 24,
+        },
+    ),
+    (
+        "BookEvalDiff",
+        Kind::Spin {
+            min: 0,
+            max: 100_000,
+            default: 30,
+        },
+    ),
+    (
+        "BookDepthLimit",
+        Kind::Spin {
+            min: 0,
+            max: 1000,
+            default: 0,
+        },
+    ),
+    ("NarrowBook", Kind::Check { default: false }),
+    (
+        "BookIgnoreRate",
+        Kind::Spin {
+            min: 0,
+            max: 100,
+            default: 0,
+        },
+    ),
+    (
+        "BookSeed",
+        Kind::Spin {
+            min: 0,
+            max: i32::MAX as i64,
+            default: 0,
+        },
+    ),
     (
         "EnteringKingRule",
         Kind::Combo {
@@ -286,6 +332,21 @@ impl Options {
         match self.text("BookFile") {
             "" | "no_book" => None,
             path => Some(path),
+        }
+    }
+    /// The book options together: which book, up to which ply, how moves are chosen.
+    pub fn book_config(&self) -> crate::book::BookConfig {
+        crate::book::BookConfig {
+            enabled: self.own_book(),
+            file: crate::book::BookFile::from_option(self.text("BookFile")),
+            max_ply: self.int("BookMoves") as u32,
+            policy: crate::book::Policy {
+                eval_diff: self.int("BookEvalDiff") as i32,
+                depth_limit: self.int("BookDepthLimit") as i32,
+                narrow: self.flag("NarrowBook"),
+                ignore_rate: self.int("BookIgnoreRate") as u32,
+            },
+            seed: self.int("BookSeed") as u64,
         }
     }
     pub fn entering_king_rule(&self) -> EnteringKingRule {
