@@ -17,11 +17,12 @@ pub use format::{BookEntry, BookError, BookMove};
 pub use player::{BookConfig, BookFile, BookPlayer, Probe};
 pub use select::Policy;
 
+use crate::lines::read_line_capped;
 use crate::position::Position;
 use format::Line;
 use std::borrow::Cow;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
+use std::io::{self, BufRead, BufReader, Seek, SeekFrom};
 use std::path::Path;
 use std::sync::Mutex;
 
@@ -179,39 +180,6 @@ impl std::fmt::Debug for Book {
     }
 }
 
-/// Reads one line of at most [`MAX_LINE`] bytes into `buf` (cleared first). Returns the
-/// bytes consumed (0 at the end) and whether the line was cut.
-fn read_line<R: BufRead>(reader: &mut R, buf: &mut Vec<u8>) -> io::Result<(usize, bool)> {
-    buf.clear();
-    let mut consumed = reader
-        .by_ref()
-        .take(MAX_LINE as u64)
-        .read_until(b'\n', buf)?;
-    let mut cut = false;
-    if consumed == MAX_LINE && buf.last() != Some(&b'\n') {
-        cut = true;
-        loop {
-            let chunk = reader.fill_buf()?;
-            if chunk.is_empty() {
-                break;
-            }
-            match chunk.iter().position(|&b| b == b'\n') {
-                Some(i) => {
-                    reader.consume(i + 1);
-                    consumed += i + 1;
-                    break;
-                }
-                None => {
-                    let n = chunk.len();
-                    reader.consume(n);
-                    consumed += n;
-                }
-            }
-        }
-    }
-    Ok((consumed, cut))
-}
-
 /// One pass over a book: the sorted index, the first malformed lines and their count.
 fn build_index<R: BufRead>(reader: &mut R) -> io::Result<(Vec<IndexEntry>, Vec<BookError>, usize)> {
     let mut index = Vec::new();
@@ -223,7 +191,7 @@ fn build_index<R: BufRead>(reader: &mut R) -> io::Result<(Vec<IndexEntry>, Vec<B
     // Whether move lines have an entry to belong to.
     let mut in_entry = false;
     loop {
-        let (consumed, cut) = read_line(reader, &mut buf)?;
+        let (consumed, cut) = read_line_capped(reader, &mut buf, MAX_LINE)?;
         if consumed == 0 {
             break;
         }
@@ -277,7 +245,7 @@ fn read_entry_from<R: BufRead>(reader: &mut R) -> io::Result<(String, Vec<BookMo
     let mut moves = Vec::new();
     let mut first = true;
     loop {
-        let (consumed, cut) = read_line(reader, &mut buf)?;
+        let (consumed, cut) = read_line_capped(reader, &mut buf, MAX_LINE)?;
         if consumed == 0 || cut {
             break;
         }

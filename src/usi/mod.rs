@@ -20,7 +20,7 @@ use crate::search::{self, score, Decision, Event, Limits, Settings};
 use crate::threads::ThreadPool;
 use crate::time::{Clock, TimeOptions};
 use crate::types::Move;
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -110,8 +110,8 @@ pub fn run_stdio() -> i32 {
     let mut input = stdin.lock();
     let mut line = Vec::new();
     loop {
-        match read_line_capped(&mut input, &mut line) {
-            Ok(0) | Err(_) => break,
+        match crate::lines::read_line_capped(&mut input, &mut line, MAX_LINE) {
+            Ok((0, _)) | Err(_) => break,
             Ok(_) => {}
         }
         if !session.handle(&String::from_utf8_lossy(&line)) {
@@ -120,35 +120,6 @@ pub fn run_stdio() -> i32 {
     }
     session.finish_search();
     0
-}
-
-/// Reads one line into `buf` (cleared first), keeping at most [`MAX_LINE`] bytes.
-/// Returns the number of bytes consumed, 0 at end of input.
-fn read_line_capped<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> io::Result<usize> {
-    buf.clear();
-    let mut consumed = <&mut R as io::Read>::take(input, MAX_LINE as u64).read_until(b'\n', buf)?;
-    if consumed == MAX_LINE && buf.last() != Some(&b'\n') {
-        // Too long: drop the rest of the line.
-        loop {
-            let chunk = input.fill_buf()?;
-            if chunk.is_empty() {
-                break;
-            }
-            match chunk.iter().position(|&b| b == b'\n') {
-                Some(i) => {
-                    input.consume(i + 1);
-                    consumed += i + 1;
-                    break;
-                }
-                None => {
-                    let n = chunk.len();
-                    input.consume(n);
-                    consumed += n;
-                }
-            }
-        }
-    }
-    Ok(consumed)
 }
 
 /// The protocol state between commands.
