@@ -221,7 +221,7 @@ fn run_file(path: &str, a: &Args, limits: Limits, table: &mut Table) -> i32 {
         elapsed.as_millis(),
         slowest.0.as_millis(),
         slowest.1,
-        (nodes as u128 * 1000 / elapsed.as_millis().max(1)) as u64,
+        super::nps(nodes, elapsed),
         first_total.as_millis(),
         first_slowest.as_millis()
     );

@@ -63,7 +63,16 @@ pub struct Report {
 
 impl Report {
     pub fn nps(&self) -> u64 {
-        (self.nodes as u128 * 1000 / self.elapsed.as_millis().max(1)) as u64
+        nps(self.nodes, self.elapsed)
+    }
+
+    /// The totals in the form progress is reported in.
+    pub fn progress(&self) -> Progress {
+        Progress {
+            nodes: self.nodes,
+            elapsed: self.elapsed,
+            hashfull: self.hashfull,
+        }
     }
 }
 
@@ -73,6 +82,17 @@ pub struct Progress {
     pub nodes: u64,
     pub elapsed: Duration,
     pub hashfull: u32,
+}
+
+impl Progress {
+    pub fn nps(&self) -> u64 {
+        nps(self.nodes, self.elapsed)
+    }
+}
+
+/// Nodes per second (a time under a millisecond counts as one).
+pub fn nps(nodes: u64, elapsed: Duration) -> u64 {
+    (nodes as u128 * 1000 / elapsed.as_millis().max(1)) as u64
 }
 
 /// Searches `pos` for a mate by its side to move, using `table` (not cleared here: a
@@ -119,8 +139,9 @@ pub fn solve(
     let outcome = if known.is_proved() {
         first_mate = Some(start.elapsed());
         match pv::principal_variation(&mut search, NO_LIMIT, deadline) {
-            Some(line) if is_mating_line(pos, &line) && !limits.shortest => Outcome::Mate(line),
-            Some(line) if is_mating_line(pos, &line) => {
+            Some(line) if !is_mating_line(pos, &line) => Outcome::Unknown,
+            Some(line) if !limits.shortest => Outcome::Mate(line),
+            Some(line) => {
                 let first_proof = start.elapsed();
                 // Look for shorter mates for a few times what the first proof took (and
                 // a tenth of a second), within the limits: showing that no shorter mate
@@ -141,7 +162,7 @@ pub fn solve(
                 shortest = proved_shortest;
                 Outcome::Mate(line)
             }
-            _ => Outcome::Unknown,
+            None => Outcome::Unknown,
         }
     } else if known.is_disproved()
         && (!known.tainted || !search.reuse_tainted)

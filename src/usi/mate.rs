@@ -6,7 +6,7 @@
 //! do not depend on what was solved before.
 
 use super::Output;
-use crate::mate::{self, cli::outcome_text, Limits, Outcome, Table};
+use crate::mate::{self, cli::outcome_text, Limits, Outcome, Progress, Table};
 use crate::position::Position;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -88,21 +88,9 @@ fn solve(
         shortest: true,
     };
     let report = mate::solve(&pos, &mut table, limits, stop, |p| {
-        out.line(&format!(
-            "info time {} nodes {} nps {} hashfull {}",
-            p.elapsed.as_millis(),
-            p.nodes,
-            (p.nodes as u128 * 1000 / p.elapsed.as_millis().max(1)) as u64,
-            p.hashfull
-        ))
+        out.line(&progress_line(&p))
     });
-    out.line(&format!(
-        "info time {} nodes {} nps {} hashfull {}",
-        report.elapsed.as_millis(),
-        report.nodes,
-        report.nps(),
-        report.hashfull
-    ));
+    out.line(&progress_line(&report.progress()));
     match &report.outcome {
         Outcome::Mate(line) => out.info_string(&format!(
             "mate in {} plies{}",
@@ -120,4 +108,15 @@ fn solve(
     }
     out.line(&outcome_text(&report.outcome));
     table
+}
+
+/// The `info` line of the solver's progress.
+fn progress_line(p: &Progress) -> String {
+    format!(
+        "info time {} nodes {} nps {} hashfull {}",
+        p.elapsed.as_millis(),
+        p.nodes,
+        p.nps(),
+        p.hashfull
+    )
 }
