@@ -45,7 +45,6 @@ pub fn weights() -> &'static [i32] {
 pub fn init() {
     Lazy::force(&WEIGHTS);
     Lazy::force(&RELATIVE);
-    Lazy::force(&BOX);
 }
 
 /// Receives the features of a position: `count` times the feature `index` (negative
@@ -104,20 +103,6 @@ static RELATIVE: Lazy<Box<[[[u8; 81]; 81]; 2]>> = Lazy::new(|| {
 fn relative(owner: Color, sq: Square, king: Square) -> usize {
     RELATIVE[owner.index()][sq.index()][king.index()] as usize
 }
-
-/// Squares within two steps (king moves) of each square: the pieces that can reach a
-/// king's neighbourhood with one step move stand there.
-static BOX: Lazy<[Bitboard; 81]> = Lazy::new(|| {
-    let mut table = [Bitboard::EMPTY; 81];
-    for sq in Square::all() {
-        let mut b = attacks::king(sq) | Bitboard::from_square(sq);
-        for s in attacks::king(sq) {
-            b |= attacks::king(s);
-        }
-        table[sq.index()] = b;
-    }
-    table
-});
 
 /// Walks the position and reports every feature to `sink` (Black positive).
 pub fn features<S: Sink>(pos: &Position, sink: &mut S) {
@@ -268,24 +253,11 @@ pub fn dynamic_features<S: Sink>(pos: &Position, sink: &mut S) {
         }
     }
 
-    let step_pieces = !(pos.diagonal_sliders()
-        | pos.straight_sliders()
-        | pos.pieces_of_kind(PieceKind::Lance)
-        | pos.pieces_of_kind(PieceKind::Knight));
-    // Squares of `zone` attacked by `color`'s step pieces standing near it, its knights
-    // and (given) its sliders.
-    // (`left_out`: squares whose piece does not count, such as the defending king.)
-    let attacks_on = |color: Color, zone: Bitboard, around: Square, left_out: Bitboard| {
-        let mut hit = slider_reach[color.index()] & zone;
-        let near =
-            (BOX[around.index()] & step_pieces & !left_out) | pos.pieces_of_kind(PieceKind::Knight);
-        for sq in near & pos.pieces(color) {
-            let piece = pos.piece_at(sq).expect("a piece");
-            hit |= Position::piece_attacks(piece, sq, occupied) & zone;
-        }
-        hit
-    };
-
+    // Everything each side attacks: sliders from above, stepping pieces set-wise.
+    let mut reach = [Bitboard::EMPTY; 2];
+    for color in Color::ALL {
+        reach[color.index()] = slider_reach[color.index()] | pos.step_attacks(color);
+    }
     for color in Color::ALL {
         let Some(ksq) = kings[color.index()] else {
             continue;
@@ -297,9 +269,10 @@ pub fn dynamic_features<S: Sink>(pos: &Position, sink: &mut S) {
         sink.add(KING_SQUARE.start + rank * 5 + file, sign);
 
         let zone = attacks::king(ksq) | Bitboard::from_square(ksq);
-        let hit = attacks_on(them, zone, ksq, Bitboard::EMPTY);
+        let enemy_king = kings[them.index()].map_or(Bitboard::EMPTY, attacks::king);
+        let hit = (reach[them.index()] | enemy_king) & zone;
         // Our defenders, the king itself left out.
-        let defended = attacks_on(color, zone, ksq, Bitboard::from_square(ksq));
+        let defended = reach[color.index()] & zone;
         let n = hit.count() as usize;
         let weak = (hit & !defended).count() as usize;
         sink.add(ZONE_ATTACKED.start + n, sign);

@@ -245,6 +245,30 @@ impl Position {
     // -----------------------------------------------------------------------------------
     // Attacks
 
+    /// Every square `color`'s stepping pieces attack: pawns, knights, silvers, the gold
+    /// movers, and the one-step moves of horses and dragons; the king left out. Computed
+    /// set-wise by shifting whole bitboards, so its cost does not grow with the pieces.
+    pub fn step_attacks(&self, color: Color) -> Bitboard {
+        let own = self.pieces(color);
+        let pawns = self.pieces_of_kind(PieceKind::Pawn) & own;
+        let knights = self.pieces_of_kind(PieceKind::Knight) & own;
+        let silvers = self.pieces_of_kind(PieceKind::Silver) & own;
+        let golds = self.gold_movers() & own;
+        let big =
+            (self.pieces_of_kind(PieceKind::Horse) | self.pieces_of_kind(PieceKind::Dragon)) & own;
+        // Silvers, golds and big pieces all step diagonally forwards.
+        let ahead = (silvers | golds | big).forward(color);
+        let diagonal_ahead = ahead.sideways();
+        let diagonal_behind = (silvers | big).backward(color).sideways();
+        let straight = (golds | big).backward(color) | (golds | big).sideways();
+        pawns.forward(color)
+            | knights.forward(color).forward(color).sideways()
+            | ahead
+            | diagonal_ahead
+            | diagonal_behind
+            | straight
+    }
+
     /// `color`'s pieces that attack `sq`, sliders seen through `occupied`.
     #[inline]
     pub fn attackers_to(&self, color: Color, sq: Square, occupied: Bitboard) -> Bitboard {
@@ -261,6 +285,36 @@ impl Position {
             | (rook_lines & self.straight_sliders())
             | (rook_lines & attacks::lance_pseudo(them, sq) & k(PieceKind::Lance));
         hits & self.pieces(color)
+    }
+
+    /// Both sides' sliders (bishops, rooks, horses, dragons, lances) that attack `sq`
+    /// through `occupied`: what joins an exchange once a piece in front has moved away.
+    #[inline]
+    pub fn slider_attackers_to(&self, sq: Square, occupied: Bitboard) -> Bitboard {
+        let lances = self.pieces_of_kind(PieceKind::Lance);
+        let rook_lines = attacks::rook(sq, occupied);
+        let lances_in_line =
+            (attacks::lance_pseudo(Color::White, sq) & lances & self.pieces(Color::Black))
+                | (attacks::lance_pseudo(Color::Black, sq) & lances & self.pieces(Color::White));
+        (attacks::bishop(sq, occupied) & self.diagonal_sliders())
+            | (rook_lines & (self.straight_sliders() | lances_in_line))
+    }
+
+    /// Both sides' pieces that attack `sq`, sliders seen through `occupied` (one pass for
+    /// the static exchange evaluation instead of one per side).
+    #[inline]
+    pub fn all_attackers_to(&self, sq: Square, occupied: Bitboard) -> Bitboard {
+        let k = |kind: PieceKind| self.pieces_of_kind(kind);
+        let mut steps = attacks::king(sq) & self.king_steppers();
+        for color in Color::ALL {
+            let them = !color;
+            steps |= ((attacks::pawn(them, sq) & k(PieceKind::Pawn))
+                | (attacks::knight(them, sq) & k(PieceKind::Knight))
+                | (attacks::silver(them, sq) & k(PieceKind::Silver))
+                | (attacks::gold(them, sq) & self.gold_movers()))
+                & self.pieces(color);
+        }
+        steps | self.slider_attackers_to(sq, occupied)
     }
 
     /// Whether any of `color`'s pieces attacks `sq`, sliders seen through `occupied`.
@@ -501,6 +555,40 @@ impl Position {
         debug_assert_eq!(self.checkers, self.compute_checkers());
     }
 
+    /// The key [`Position::key`] will have after the legal move `mv`, without playing it:
+    /// the search fetches the child's table entry while it makes the move.
+    #[inline]
+    pub fn key_after(&self, mv: Move) -> u64 {
+        let us = self.side;
+        let to = mv.to();
+        let mut board_key = self.board_key ^ zobrist::side();
+        let mut hand_key = self.hand_key;
+        match mv.drop_kind() {
+            Some(kind) => {
+                hand_key = hand_key.wrapping_sub(zobrist::hand(us, kind));
+                board_key ^= zobrist::piece_square(Piece::new(us, kind), to);
+            }
+            None => {
+                let from = mv.origin_unchecked();
+                let Some(piece) = self.board[from.index()] else {
+                    return self.key();
+                };
+                if let Some(captured) = self.board[to.index()] {
+                    board_key ^= zobrist::piece_square(captured, to);
+                    let kind = captured.kind().unpromoted();
+                    hand_key = hand_key.wrapping_add(zobrist::hand(us, kind));
+                }
+                let moved = if mv.is_promotion() {
+                    Piece::new(us, piece.kind().promoted())
+                } else {
+                    piece
+                };
+                board_key ^= zobrist::piece_square(piece, from) ^ zobrist::piece_square(moved, to);
+            }
+        }
+        board_key ^ hand_key
+    }
+
     /// Passes the turn (a "null move", for null-move pruning). Only legal when the side to
     /// move is not in check. It is not recorded in the history, so repetition detection
     /// never looks across it; [`Position::undo_null`] takes it back.
@@ -637,5 +725,59 @@ impl Position {
             }
         }
         key
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `step_attacks` against the union of each stepping piece's own attack table,
+    /// `all_attackers_to` against both sides' `attackers_to`, and `key_after` against the
+    /// key after the move, along pseudo-random playouts with promotions and drops.
+    #[test]
+    fn shortcuts_match_the_long_way_round() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for start in [
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
+        ] {
+            let mut pos: Position = start.parse().unwrap();
+            for _ in 0..400 {
+                for color in Color::ALL {
+                    let mut expected = Bitboard::EMPTY;
+                    for sq in pos.pieces(color) {
+                        let piece = pos.piece_at(sq).unwrap();
+                        expected |= match piece.kind() {
+                            PieceKind::King | PieceKind::Lance => Bitboard::EMPTY,
+                            PieceKind::Bishop | PieceKind::Rook => Bitboard::EMPTY,
+                            PieceKind::Horse | PieceKind::Dragon => attacks::king(sq),
+                            _ => Position::piece_attacks(piece, sq, pos.occupied()),
+                        };
+                    }
+                    assert_eq!(pos.step_attacks(color), expected, "{color} in {pos}");
+                }
+                let occupied = pos.occupied();
+                for sq in Square::all() {
+                    let both = pos.attackers_to(Color::Black, sq, occupied)
+                        | pos.attackers_to(Color::White, sq, occupied);
+                    assert_eq!(pos.all_attackers_to(sq, occupied), both, "{sq} in {pos}");
+                }
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                for &mv in moves.iter() {
+                    let predicted = pos.key_after(mv);
+                    pos.play_unchecked(mv);
+                    assert_eq!(predicted, pos.key(), "{mv}");
+                    pos.undo();
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+            }
+        }
     }
 }

@@ -54,8 +54,7 @@ pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
     if let Some(from) = mv.from() {
         occupied ^= Bitboard::from_square(from);
     }
-    let mut attackers =
-        (pos.attackers_to(us, to, occupied) | pos.attackers_to(!us, to, occupied)) & occupied;
+    let mut attackers = pos.all_attackers_to(to, occupied) & occupied;
     let mut side = us;
     let mut result = true;
     loop {
@@ -86,8 +85,7 @@ pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
         }
         occupied ^= Bitboard::from_square(sq);
         // Sliders behind the piece just used join in.
-        attackers |= (pos.attackers_to(side, to, occupied) | pos.attackers_to(!side, to, occupied))
-            & occupied;
+        attackers |= pos.slider_attackers_to(to, occupied) & occupied;
     }
     result
 }

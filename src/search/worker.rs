@@ -662,6 +662,8 @@ impl Worker {
                 }
             }
 
+            self.tt.prefetch(self.pos.key_after(mv));
+
             // Check extension, for checks that do not simply lose the checking piece.
             let extension = i32::from(
                 gives_check
@@ -673,7 +675,6 @@ impl Worker {
             let moved = self.pos.moved_piece_after(mv);
             self.frames[p].current = Some((moved, mv));
             self.make(mv, ply);
-            self.tt.prefetch(self.pos.key());
 
             let mut score;
             if depth >= 2 && searched > 1 + usize::from(root) && (!tactical || cut_node) {
@@ -838,6 +839,7 @@ impl Worker {
                     continue;
                 }
             }
+            self.tt.prefetch(self.pos.key_after(mv));
             self.make(mv, ply);
             let score = -self.quiescence::<PV>(-beta, -alpha, ply + 1);
             self.pos.undo();

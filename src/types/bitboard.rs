@@ -144,6 +144,22 @@ impl Bitboard {
             Color::White => Bitboard((self.0 << 1) & !rank_mask(0) & ALL_BITS),
         }
     }
+
+    /// Squares one step towards `color`'s own side.
+    #[inline(always)]
+    pub const fn backward(self, color: Color) -> Bitboard {
+        match color {
+            Color::Black => Bitboard((self.0 << 1) & !rank_mask(0) & ALL_BITS),
+            Color::White => Bitboard((self.0 >> 1) & !rank_mask(8)),
+        }
+    }
+
+    /// Squares one file to either side (the files are nine bits apart, so a shift by nine
+    /// never mixes ranks).
+    #[inline(always)]
+    pub const fn sideways(self) -> Bitboard {
+        Bitboard(((self.0 << 9) & ALL_BITS) | (self.0 >> 9))
+    }
 }
 
 impl Iterator for Bitboard {
