@@ -25,6 +25,68 @@ fn supported(pos: &Position, to: Square, from: Option<Square>) -> bool {
     (pos.attackers_to(us, to, occupied) & !exclude & occupied).is_nonempty()
 }
 
+/// What the defender has before our move, worked out once per call and only when a
+/// check gets as far as needing it: most candidate checks are then refuted without
+/// playing them, by an escape square or a capture of the checker.
+struct Defence {
+    ksq: Square,
+    /// Pieces (either colour) alone between the defending king and one of our sliders:
+    /// its pinned pieces, and our pieces whose move would uncover a check.
+    blockers: Bitboard,
+    /// Squares next to the king it could step to now: not its own piece and not attacked
+    /// by us.
+    free: Bitboard,
+}
+
+impl Defence {
+    fn new(pos: &Position, ksq: Square) -> Defence {
+        let us = pos.side_to_move();
+        let them = !us;
+        let occupied = pos.occupied();
+        let mut free = Bitboard::EMPTY;
+        for e in attacks::king(ksq) & !pos.pieces(them) {
+            if !pos.is_attacked(us, e, occupied) {
+                free |= Bitboard::from_square(e);
+            }
+        }
+        Defence {
+            ksq,
+            blockers: pos.blockers_for_king(them),
+            free,
+        }
+    }
+
+    /// Whether the check `piece` to `to` (from `from`, or dropped) surely fails to mate:
+    /// the king steps to a square nothing of ours reaches, or a piece other than the king
+    /// takes the checker. Answers `false` whenever it is unsure, for instance when moving
+    /// from `from` may uncover a second check or open a line.
+    fn refutes(&self, pos: &Position, piece: Piece, from: Option<Square>, to: Square) -> bool {
+        let them = !pos.side_to_move();
+        let mut occupied = pos.occupied() | Bitboard::from_square(to);
+        let mut unsure = Bitboard::from_square(to);
+        if let Some(f) = from {
+            if self.blockers.has(f) {
+                return false;
+            }
+            occupied ^= Bitboard::from_square(f);
+            // Squares a line through the vacated origin might now reach.
+            unsure |= attacks::rook_pseudo(f) | attacks::bishop_pseudo(f);
+        }
+        // The checker also covers the squares behind the king once it steps back.
+        let reach =
+            Position::piece_attacks(piece, to, occupied ^ Bitboard::from_square(self.ksq));
+        if (self.free & !reach & !unsure).is_nonempty() {
+            return true;
+        }
+        let mut takers = pos.attackers_to(them, to, occupied) & !Bitboard::from_square(self.ksq);
+        takers &= !self.blockers;
+        if let Some(f) = from {
+            takers &= !attacks::line(self.ksq, f);
+        }
+        takers.is_nonempty()
+    }
+}
+
 /// Plays `mv` and tells whether the opponent is then without a legal move.
 #[inline]
 fn mates(pos: &mut Position, mv: Move) -> bool {
@@ -42,6 +104,7 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
     let occupied = pos.occupied();
     let near = attacks::king(ksq);
     let knight_checks = attacks::knight(them, ksq);
+    let mut defence: Option<Defence> = None;
 
     // Drops (a pawn drop that mates is illegal, so pawns are left out).
     let hand = pos.hand(us);
@@ -66,6 +129,10 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
         };
         for to in from_squares & !occupied {
             if kind != PieceKind::Knight && !supported(pos, to, None) {
+                continue;
+            }
+            let d = defence.get_or_insert_with(|| Defence::new(pos, ksq));
+            if d.refutes(pos, Piece::new(us, kind), None, to) {
                 continue;
             }
             let mv = Move::drop(kind, to);
@@ -103,6 +170,10 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
             for promote in [true, false] {
                 let mv = Move::new(from, to, promote);
                 if !pos.is_legal(mv) || !pos.gives_check(mv) {
+                    continue;
+                }
+                let d = defence.get_or_insert_with(|| Defence::new(pos, ksq));
+                if d.refutes(pos, pos.moved_piece_after(mv), Some(from), to) {
                     continue;
                 }
                 if mates(pos, mv) {
