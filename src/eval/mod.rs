@@ -235,22 +235,37 @@ pub fn evaluate_from(pos: &Position, placement: i32) -> i32 {
 pub fn dynamic_features<S: Sink>(pos: &Position, sink: &mut S) {
     let occupied = pos.occupied();
     let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
-    // Squares attacked by each side's sliders, which reach a king from anywhere.
+    // Squares attacked by each side's sliders, which reach a king from anywhere, and
+    // their mobility (one loop per kind, so no per-piece dispatch on the kind).
     let mut slider_reach = [Bitboard::EMPTY; 2];
-    let sliders =
-        pos.diagonal_sliders() | pos.straight_sliders() | pos.pieces_of_kind(PieceKind::Lance);
     for color in Color::ALL {
         let sign = sign_of(color);
-        for sq in sliders & pos.pieces(color) {
-            let piece = pos.piece_at(sq).expect("a piece on an occupied square");
-            let reach = Position::piece_attacks(piece, sq, occupied);
-            slider_reach[color.index()] |= reach;
-            let n = (reach & !pos.pieces(color)).count() as usize;
+        let own = pos.pieces(color);
+        let mut reach = Bitboard::EMPTY;
+        let mut mobility = |kind: PieceKind, attacks: Bitboard| {
+            reach |= attacks;
+            let n = (attacks & !own).count() as usize;
             sink.add(
-                MOBILITY_TERM.start + piece.kind().index() * MOBILITY + n.min(MOBILITY - 1),
+                MOBILITY_TERM.start + kind.index() * MOBILITY + n.min(MOBILITY - 1),
                 sign,
             );
+        };
+        for sq in pos.pieces_of(color, PieceKind::Lance) {
+            mobility(PieceKind::Lance, attacks::lance(color, sq, occupied));
         }
+        for sq in pos.pieces_of(color, PieceKind::Bishop) {
+            mobility(PieceKind::Bishop, attacks::bishop(sq, occupied));
+        }
+        for sq in pos.pieces_of(color, PieceKind::Rook) {
+            mobility(PieceKind::Rook, attacks::rook(sq, occupied));
+        }
+        for sq in pos.pieces_of(color, PieceKind::Horse) {
+            mobility(PieceKind::Horse, attacks::horse(sq, occupied));
+        }
+        for sq in pos.pieces_of(color, PieceKind::Dragon) {
+            mobility(PieceKind::Dragon, attacks::dragon(sq, occupied));
+        }
+        slider_reach[color.index()] = reach;
     }
 
     // Everything each side attacks: sliders from above, stepping pieces set-wise.

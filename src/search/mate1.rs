@@ -73,8 +73,7 @@ impl Defence {
             unsure |= attacks::rook_pseudo(f) | attacks::bishop_pseudo(f);
         }
         // The checker also covers the squares behind the king once it steps back.
-        let reach =
-            Position::piece_attacks(piece, to, occupied ^ Bitboard::from_square(self.ksq));
+        let reach = Position::piece_attacks(piece, to, occupied ^ Bitboard::from_square(self.ksq));
         if (self.free & !reach & !unsure).is_nonempty() {
             return true;
         }
