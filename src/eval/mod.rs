@@ -172,7 +172,7 @@ pub fn placement(pos: &Position) -> i32 {
 }
 
 /// How the placement score (Black's view) changes when the legal move `mv` is played in
-/// `pos`; `None` when a king moves, which changes every piece's terms.
+/// `pos`; `None` only when a king is taken (a position no legal game reaches).
 #[inline]
 pub fn placement_delta(pos: &Position, mv: Move) -> Option<i32> {
     let w: &[i32] = &WEIGHTS;
@@ -193,7 +193,7 @@ pub fn placement_delta(pos: &Position, mv: Move) -> Option<i32> {
             let from = mv.from().expect("a board move");
             let piece = pos.piece_at(from).expect("a piece to move");
             if piece.kind() == PieceKind::King {
-                return None;
+                return king_move_delta(pos, from, mv.to());
             }
             piece_features(&mut total, us, piece.kind(), from, kings, -sign);
             let placed = if mv.is_promotion() {
@@ -214,6 +214,42 @@ pub fn placement_delta(pos: &Position, mv: Move) -> Option<i32> {
         }
     }
     Some(total.sum)
+}
+
+/// [`placement_delta`] for a king stepping from `from` to `to`: every piece's term
+/// relative to that king changes (ours as "near own king", the opponent's as "near enemy
+/// king"); the terms relative to the other king stay.
+fn king_move_delta(pos: &Position, from: Square, to: Square) -> Option<i32> {
+    let w: &[i32] = &WEIGHTS;
+    let us = pos.side_to_move();
+    let them = !us;
+    let mut sum = 0;
+    let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
+    if let Some(captured) = pos.piece_at(to) {
+        if captured.kind() == PieceKind::King {
+            return None;
+        }
+        let mut total = Total { weights: w, sum: 0 };
+        piece_features(&mut total, them, captured.kind(), to, kings, sign_of(us));
+        let kind = captured.kind().unpromoted();
+        let n = pos.hand(us).count(kind) as usize;
+        let hand = HAND.start + kind.index() * HAND_COUNTS;
+        sum += total.sum + sign_of(us) * (w[hand + n + 1] - w[hand + n]);
+    }
+    let own = pos.pieces(us) & !Bitboard::from_square(from);
+    let mut ours = 0;
+    for sq in own {
+        let k = pos.piece_at(sq).expect("a piece").kind().index();
+        let base = OWN_KING.start + k * REL;
+        ours += w[base + relative(us, sq, to)] - w[base + relative(us, sq, from)];
+    }
+    let mut theirs = 0;
+    for sq in pos.pieces(them) & !Bitboard::from_square(to) {
+        let k = pos.piece_at(sq).expect("a piece").kind().index();
+        let base = ENEMY_KING.start + k * REL;
+        theirs += w[base + relative(them, sq, to)] - w[base + relative(them, sq, from)];
+    }
+    Some(sum + sign_of(us) * ours + sign_of(them) * theirs)
 }
 
 /// The evaluation for the side to move, given the placement score kept by the search.

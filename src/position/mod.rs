@@ -631,7 +631,10 @@ impl Position {
                 if Self::gives_direct_check(moved, to, ksq, after) {
                     return true;
                 }
-                self.blockers_for_king(!us).has(from) && !attacks::line(ksq, from).has(to)
+                // A discovered check needs the origin on a line through the king: most
+                // origins are not, which spares the search for the blockers.
+                let line = attacks::line(ksq, from);
+                line.is_nonempty() && !line.has(to) && self.blockers_for_king(!us).has(from)
             }
         }
     }
