@@ -44,7 +44,6 @@ pub fn weights() -> &'static [i32] {
 /// Forces the weights to be built (for `isready`, so the first search does not pay).
 pub fn init() {
     Lazy::force(&WEIGHTS);
-    Lazy::force(&RELATIVE);
 }
 
 /// Receives the features of a position: `count` times the feature `index` (negative
@@ -83,20 +82,34 @@ pub fn evaluate_with(pos: &Position, weights: &[i32]) -> i32 {
 }
 
 /// [`rel_index`] for every owner, square and king square, so the evaluation looks the
-/// offset up instead of dividing square indices into files and ranks.
-static RELATIVE: Lazy<Box<[[[u8; 81]; 81]; 2]>> = Lazy::new(|| {
-    let mut table = Box::new([[[0u8; 81]; 81]; 2]);
-    for owner in Color::ALL {
-        for sq in Square::all() {
-            for king in Square::all() {
-                let dy = sq.rank().relative(owner) as i32 - king.rank().relative(owner) as i32;
-                let dx = sq.file().index().abs_diff(king.file().index());
-                table[owner.index()][sq.index()][king.index()] = rel_index(dx, dy) as u8;
+/// offset up instead of dividing square indices into files and ranks. Built at compile
+/// time: a lazily built table would test its "initialised" flag on every lookup.
+static RELATIVE: [[[u8; 81]; 81]; 2] = relative_table();
+
+const fn relative_table() -> [[[u8; 81]; 81]; 2] {
+    let mut table = [[[0u8; 81]; 81]; 2];
+    let mut owner = 0;
+    while owner < 2 {
+        let mut sq: usize = 0;
+        while sq < 81 {
+            let mut king: usize = 0;
+            while king < 81 {
+                // Square index = file * 9 + rank; White sees the ranks reversed.
+                let (sq_rank, king_rank) = if owner == 0 {
+                    ((sq % 9) as i32, (king % 9) as i32)
+                } else {
+                    (8 - (sq % 9) as i32, 8 - (king % 9) as i32)
+                };
+                let dx = (sq / 9).abs_diff(king / 9);
+                table[owner][sq][king] = rel_index(dx, sq_rank - king_rank) as u8;
+                king += 1;
             }
+            sq += 1;
         }
+        owner += 1;
     }
     table
-});
+}
 
 /// Offset of a piece of `owner` on `sq` relative to the king on `king`, seen from `owner`.
 #[inline(always)]

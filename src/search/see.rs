@@ -1,6 +1,7 @@
 //! Static exchange evaluation: whether a move wins at least a given amount once every
 //! capture on its destination square has been played out, cheapest attacker first.
 
+use crate::attacks;
 use crate::eval::params::PIECE_VALUES;
 use crate::position::Position;
 use crate::types::{Bitboard, Move, PieceKind};
@@ -55,6 +56,8 @@ pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
         occupied ^= Bitboard::from_square(from);
     }
     let mut attackers = pos.all_attackers_to(to, occupied) & occupied;
+    let sliders =
+        pos.diagonal_sliders() | pos.straight_sliders() | pos.pieces_of_kind(PieceKind::Lance);
     let mut side = us;
     let mut result = true;
     loop {
@@ -84,8 +87,11 @@ pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
             break;
         }
         occupied ^= Bitboard::from_square(sq);
-        // Sliders behind the piece just used join in.
-        attackers |= pos.slider_attackers_to(to, occupied) & occupied;
+        // Sliders behind the piece just used join in (none behind a knight, which jumps,
+        // and none when no slider stands on the line at all).
+        if kind != PieceKind::Knight && (attacks::ray_towards(to, sq) & sliders).is_nonempty() {
+            attackers |= pos.slider_attackers_to(to, occupied) & occupied;
+        }
     }
     result
 }
