@@ -1,5 +1,6 @@
 //! What the search learns about moves as it goes, per thread: killer moves, counter
-//! moves, and history scores of quiet moves and captures that caused cutoffs.
+//! moves, and history scores of quiet moves and captures that caused cutoffs, the quiet
+//! ones also by the move played one and two plies before (continuation history).
 
 use crate::position::Position;
 use crate::types::{Color, Move, Piece};
@@ -35,6 +36,19 @@ pub struct History {
     capture: Vec<[[i16; 16]; 81]>,
     /// The quiet reply that refuted a move, by the refuted move's piece and destination.
     counter: Vec<[Option<Move>; 81]>,
+    /// Quiet moves by piece and destination, in rows by an earlier move's piece and
+    /// destination (see [`ContinuationRows`]).
+    continuation: Vec<[[i16; 81]; 32]>,
+}
+
+/// The continuation-history rows of the moves played one and two plies before a node
+/// (`None` where there is no such move, or it was a null move).
+pub type ContinuationRows = [Option<usize>; 2];
+
+/// The continuation-history row of a move: its piece and destination.
+#[inline(always)]
+pub fn continuation_row(previous: Option<(Piece, Move)>) -> Option<usize> {
+    previous.map(|(piece, mv)| (piece.index() & 31) * 81 + mv.to().index())
 }
 
 impl Default for History {
@@ -43,6 +57,7 @@ impl Default for History {
             quiet: vec![[[0; 81]; 88]; 2],
             capture: vec![[[0; 16]; 81]; 32],
             counter: vec![[None; 81]; 32],
+            continuation: vec![[[0; 81]; 32]; 32 * 81],
         }
     }
 }
@@ -83,6 +98,31 @@ impl History {
         );
     }
 
+    /// The quiet move `mv` of `piece` scored by the earlier moves' rows, summed.
+    #[inline]
+    pub fn continuation(&self, rows: ContinuationRows, piece: Piece, mv: Move) -> i32 {
+        let (p, to) = (piece.index() & 31, mv.to().index());
+        rows.iter()
+            .flatten()
+            .map(|&row| self.continuation[row][p][to] as i32)
+            .sum()
+    }
+
+    /// Moves the continuation scores of `mv` (played by `piece`) towards `bonus`.
+    #[inline]
+    pub fn update_continuation(
+        &mut self,
+        rows: ContinuationRows,
+        piece: Piece,
+        mv: Move,
+        bonus: i32,
+    ) {
+        let (p, to) = (piece.index() & 31, mv.to().index());
+        for &row in rows.iter().flatten() {
+            apply(&mut self.continuation[row][p][to], bonus);
+        }
+    }
+
     /// The counter move stored for the opponent's last move (`piece` arrived on its
     /// destination).
     #[inline]
@@ -96,5 +136,37 @@ impl History {
         if let Some((piece, mv)) = previous {
             self.counter[piece.index() & 31][mv.to().index()] = Some(reply);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{PieceKind, Square};
+
+    fn sq(i: usize) -> Square {
+        Square::from_index(i).unwrap()
+    }
+
+    #[test]
+    fn continuation_scores_follow_their_earlier_move() {
+        let mut h = History::default();
+        let gold = Piece::new(Color::Black, PieceKind::Gold);
+        let pawn = Piece::new(Color::White, PieceKind::Pawn);
+        let earlier = continuation_row(Some((pawn, Move::new(sq(30), sq(31), false))));
+        let other = continuation_row(Some((pawn, Move::new(sq(40), sq(41), false))));
+        let reply = Move::new(sq(50), sq(49), false);
+        h.update_continuation([earlier, None], gold, reply, bonus(8));
+        let after = h.continuation([earlier, None], gold, reply);
+        assert!(after > 0);
+        // Another earlier move, another piece or no earlier move at all: untouched.
+        assert_eq!(h.continuation([other, None], gold, reply), 0);
+        let silver = Piece::new(Color::Black, PieceKind::Silver);
+        assert_eq!(h.continuation([earlier, None], silver, reply), 0);
+        assert_eq!(h.continuation([None, None], gold, reply), 0);
+        // Both plies' rows add up, and a refutation pulls the score back down.
+        assert_eq!(h.continuation([earlier, earlier], gold, reply), 2 * after);
+        h.update_continuation([earlier, None], gold, reply, -bonus(8));
+        assert!(h.continuation([earlier, None], gold, reply) < after);
     }
 }

@@ -9,7 +9,7 @@
 //! are ranked inside the generated quiets rather than tried before generating them: that
 //! spares a legality test per killer at every node, which cost more than it saved.)
 
-use super::history::History;
+use super::history::{ContinuationRows, History};
 use super::see::{see_ge, value};
 use crate::position::{GenType, Position};
 use crate::types::{Move, MoveList, Piece, MAX_MOVES};
@@ -43,6 +43,7 @@ pub struct MovePicker {
     tt_move: Option<Move>,
     killers: [Option<Move>; 2],
     counter: Option<Move>,
+    continuation: ContinuationRows,
     moves: MoveList,
     /// Scores of `moves`, index for index (filled as the moves are generated, so a new
     /// picker costs no zeroing).
@@ -62,6 +63,7 @@ impl MovePicker {
         tt_move: Option<Move>,
         killers: [Option<Move>; 2],
         counter: Option<Move>,
+        continuation: ContinuationRows,
     ) -> MovePicker {
         let in_check = pos.in_check();
         let stage = if in_check {
@@ -69,7 +71,9 @@ impl MovePicker {
         } else {
             Stage::TtMove
         };
-        Self::with_stage(pos, stage, tt_move, killers, counter)
+        let mut picker = Self::with_stage(pos, stage, tt_move, killers, counter);
+        picker.continuation = continuation;
+        picker
     }
 
     /// Picker for the quiescence search: captures and promotions only, or every evasion
@@ -105,6 +109,7 @@ impl MovePicker {
             tt_move,
             killers,
             counter,
+            continuation: [None; 2],
             moves: MoveList::new(),
             scores: ArrayVec::new(),
             next: 0,
@@ -198,7 +203,12 @@ impl MovePicker {
                         } else {
                             0
                         };
-                        self.scores.push(special + history.quiet(side, mv));
+                        let piece = pos.moved_piece_after(mv);
+                        self.scores.push(
+                            special
+                                + history.quiet(side, mv)
+                                + history.continuation(self.continuation, piece, mv),
+                        );
                     }
                     // Partial insertion sort: the moves with a positive score (killers,
                     // counter, good history) best first; the rest keep generation order.

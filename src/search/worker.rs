@@ -2,7 +2,7 @@
 //! search. Each thread owns its position copy and move statistics; they meet only in the
 //! shared transposition table and the stop flag (Lazy SMP).
 
-use super::history::{bonus, History};
+use super::history::{bonus, continuation_row, ContinuationRows, History};
 use super::mate1::mate_in_one;
 use super::movepick::{is_tactical, previous_move, MovePicker};
 use super::score::*;
@@ -617,7 +617,21 @@ impl Worker {
             None
         };
         let counter = self.history.counter(previous);
-        let mut picker = MovePicker::new(&self.pos, tt_move, self.frames[p].killers, counter);
+        let continuation: ContinuationRows = [
+            continuation_row(previous),
+            if p >= 2 {
+                continuation_row(self.frames[p - 2].current)
+            } else {
+                None
+            },
+        ];
+        let mut picker = MovePicker::new(
+            &self.pos,
+            tt_move,
+            self.frames[p].killers,
+            counter,
+            continuation,
+        );
         let mut best_score = -INFINITE;
         let mut best_move = None;
         let mut searched = 0usize;
@@ -636,7 +650,8 @@ impl Worker {
             let history_score = if tactical {
                 0
             } else {
-                self.history.quiet(side, mv)
+                let piece = self.pos.moved_piece_after(mv);
+                self.history.quiet(side, mv) + self.history.continuation(continuation, piece, mv)
             };
 
             // Shallow-depth pruning, once a move that does not lose has been found.
@@ -774,8 +789,13 @@ impl Worker {
                 }
                 self.history.set_counter(previous, best);
                 self.history.update_quiet(side, best, b);
+                let piece = self.pos.moved_piece_after(best);
+                self.history
+                    .update_continuation(continuation, piece, best, b);
                 for &q in &quiets {
                     self.history.update_quiet(side, q, -b);
+                    let piece = self.pos.moved_piece_after(q);
+                    self.history.update_continuation(continuation, piece, q, -b);
                 }
             } else {
                 self.history.update_capture(&self.pos, best, b);
