@@ -269,22 +269,25 @@ impl Position {
             | straight
     }
 
-    /// `color`'s pieces that attack `sq`, sliders seen through `occupied`.
-    #[inline]
-    pub fn attackers_to(&self, color: Color, sq: Square, occupied: Bitboard) -> Bitboard {
+    /// Pieces of either colour that would attack `sq` by one step if they were
+    /// `color`'s: the step patterns of `color`'s pawns, knights, silvers and gold movers
+    /// seen backwards from `sq`, and the kings, horses and dragons next to it.
+    #[inline(always)]
+    fn step_attackers_to(&self, color: Color, sq: Square) -> Bitboard {
         let them = !color;
         let k = |kind: PieceKind| self.pieces_of_kind(kind);
-        let rook_lines = attacks::rook(sq, occupied);
-        let bishop_lines = attacks::bishop(sq, occupied);
-        let hits = (attacks::pawn(them, sq) & k(PieceKind::Pawn))
+        (attacks::pawn(them, sq) & k(PieceKind::Pawn))
             | (attacks::knight(them, sq) & k(PieceKind::Knight))
             | (attacks::silver(them, sq) & k(PieceKind::Silver))
             | (attacks::gold(them, sq) & self.gold_movers())
             | (attacks::king(sq) & self.king_steppers())
-            | (bishop_lines & self.diagonal_sliders())
-            | (rook_lines & self.straight_sliders())
-            | (rook_lines & attacks::lance_pseudo(them, sq) & k(PieceKind::Lance));
-        hits & self.pieces(color)
+    }
+
+    /// `color`'s pieces that attack `sq`, sliders seen through `occupied`.
+    #[inline]
+    pub fn attackers_to(&self, color: Color, sq: Square, occupied: Bitboard) -> Bitboard {
+        (self.step_attackers_to(color, sq) | self.slider_attackers_to(sq, occupied))
+            & self.pieces(color)
     }
 
     /// Both sides' sliders (bishops, rooks, horses, dragons, lances) that attack `sq`
@@ -304,17 +307,9 @@ impl Position {
     /// the static exchange evaluation instead of one per side).
     #[inline]
     pub fn all_attackers_to(&self, sq: Square, occupied: Bitboard) -> Bitboard {
-        let k = |kind: PieceKind| self.pieces_of_kind(kind);
-        let mut steps = attacks::king(sq) & self.king_steppers();
-        for color in Color::ALL {
-            let them = !color;
-            steps |= ((attacks::pawn(them, sq) & k(PieceKind::Pawn))
-                | (attacks::knight(them, sq) & k(PieceKind::Knight))
-                | (attacks::silver(them, sq) & k(PieceKind::Silver))
-                | (attacks::gold(them, sq) & self.gold_movers()))
-                & self.pieces(color);
-        }
-        steps | self.slider_attackers_to(sq, occupied)
+        (self.step_attackers_to(Color::Black, sq) & self.pieces(Color::Black))
+            | (self.step_attackers_to(Color::White, sq) & self.pieces(Color::White))
+            | self.slider_attackers_to(sq, occupied)
     }
 
     /// Whether any of `color`'s pieces attacks `sq`, sliders seen through `occupied`.
@@ -324,12 +319,7 @@ impl Position {
         let them = !color;
         let k = |kind: PieceKind| self.pieces_of_kind(kind);
         let own = self.pieces(color);
-        let steps = (attacks::pawn(them, sq) & k(PieceKind::Pawn))
-            | (attacks::knight(them, sq) & k(PieceKind::Knight))
-            | (attacks::silver(them, sq) & k(PieceKind::Silver))
-            | (attacks::gold(them, sq) & self.gold_movers())
-            | (attacks::king(sq) & self.king_steppers());
-        if (steps & own).is_nonempty() {
+        if (self.step_attackers_to(color, sq) & own).is_nonempty() {
             return true;
         }
         let diagonal = self.diagonal_sliders() & own;

@@ -1,0 +1,171 @@
+//! Iterative deepening: one search per depth with an aspiration window around the last
+//! score, the time checks between iterations, and the `info` reports.
+
+use super::*;
+
+impl Worker {
+    /// Searches depth after depth until the limits, the clock or `stop` end it.
+    pub(super) fn iterate(&mut self) {
+        let limits = self.job().settings.limits.clone();
+        let multipv = limits.multipv.clamp(1, self.root_moves.len());
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 4)
+            .clamp(1, MAX_PLY as i32 - 4);
+        let mut last_best = None;
+        let mut stable_iterations = 0u32;
+        let mut previous_iteration_score = -INFINITE;
+        for depth in 1..=max_depth {
+            // Helpers skip some depths so that threads spread over several depths.
+            if !self.is_main() && depth > 2 && (depth + self.id as i32) % 4 == 0 {
+                continue;
+            }
+            self.root_depth = depth;
+            for rm in self.root_moves.iter_mut() {
+                rm.previous_score = rm.score;
+            }
+            for pv_index in 0..multipv {
+                self.pv_index = pv_index;
+                self.seldepth = 0;
+                self.aspiration(depth);
+                if self.stopped {
+                    break;
+                }
+                // Keep the lines found so far in order.
+                self.root_moves[..=pv_index].sort_by_key(|r| std::cmp::Reverse(r.score));
+                if self.is_main() {
+                    self.report(depth, multipv, ScoreBound::Exact);
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            self.completed_depth = depth;
+            let best = &self.root_moves[0];
+            self.shared.results[self.id]
+                .lock()
+                .map(|mut r| {
+                    *r = ThreadResult {
+                        depth,
+                        score: best.score,
+                        pv: best.pv.clone(),
+                    }
+                })
+                .ok();
+            if !self.is_main() {
+                continue;
+            }
+            // Main thread: decide whether another iteration is worth its time.
+            let best_mv = best.mv;
+            let score = best.score;
+            if Some(best_mv) == last_best {
+                stable_iterations += 1;
+            } else {
+                stable_iterations = 0;
+                self.best_move_changes += 1.0;
+            }
+            last_best = Some(best_mv);
+            let job = self.job();
+            if let Some(mate_plies) = (score >= MATE_BOUND).then(|| MATE - score) {
+                // A mate found and confirmed by searching deeper than its length.
+                if depth > mate_plies + 2 && !limits.infinite && !limits.ponder {
+                    break;
+                }
+            }
+            if self.root_moves.len() == 1 && depth >= 4 && job.budget.is_some() {
+                break;
+            }
+            // A fixed movetime is used in full: only the hard deadline ends it.
+            if let (Some(budget), None) = (job.budget, limits.movetime) {
+                if !self.shared.pondering.load(Ordering::Relaxed) {
+                    let drop = if previous_iteration_score == -INFINITE {
+                        0
+                    } else {
+                        previous_iteration_score - score
+                    };
+                    let factor =
+                        crate::time::stretch(self.best_move_changes, drop, stable_iterations);
+                    let elapsed = job.start.elapsed();
+                    if elapsed.as_secs_f64() >= budget.optimum.as_secs_f64() * factor.min(2.5) {
+                        break;
+                    }
+                }
+            }
+            self.best_move_changes *= 0.5;
+            previous_iteration_score = score;
+        }
+    }
+
+    /// Searches the current principal variation at `depth` with a window around its last
+    /// score, widening it when the score falls outside.
+    fn aspiration(&mut self, depth: i32) {
+        let previous = self.root_moves[self.pv_index].previous_score;
+        let mut delta = 30;
+        let (mut alpha, mut beta) = if depth >= 4 && previous.abs() < MATE_BOUND {
+            (
+                (previous - delta).max(-INFINITE),
+                (previous + delta).min(INFINITE),
+            )
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            let score = self.search::<true>(alpha, beta, depth, 0, false);
+            // Stable sort: moves that were not searched to the end keep their order.
+            self.root_moves[self.pv_index..].sort_by_key(|r| std::cmp::Reverse(r.score));
+            if self.stopped {
+                return;
+            }
+            if score <= alpha {
+                if self.is_main() && self.job().start.elapsed().as_millis() > 3000 {
+                    self.report(depth, self.pv_index + 1, ScoreBound::Upper);
+                }
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+            } else if score >= beta {
+                if self.is_main() && self.job().start.elapsed().as_millis() > 3000 {
+                    self.report(depth, self.pv_index + 1, ScoreBound::Lower);
+                }
+                beta = (score + delta).min(INFINITE);
+            } else {
+                return;
+            }
+            delta += delta / 2;
+        }
+    }
+
+    /// Reports the first `lines` principal variations (only the last one for bounds).
+    fn report(&self, depth: i32, lines: usize, bound: ScoreBound) {
+        let job = self.job();
+        let nodes = self.shared.total_nodes().max(self.nodes);
+        let time_ms = job.start.elapsed().as_millis() as u64;
+        let hashfull = self.tt.hashfull();
+        let first = if bound == ScoreBound::Exact {
+            0
+        } else {
+            lines - 1
+        };
+        for (i, rm) in self.root_moves.iter().enumerate().take(lines).skip(first) {
+            let searched = rm.score != -INFINITE;
+            let (score, d) = if searched || i > self.pv_index {
+                (rm.score, depth)
+            } else {
+                (rm.previous_score, depth - 1)
+            };
+            if score == -INFINITE {
+                continue;
+            }
+            (job.reporter)(Event::Progress(Progress {
+                depth: d.max(1),
+                seldepth: rm.seldepth.max(d),
+                multipv: i + 1,
+                score,
+                bound,
+                nodes,
+                time_ms,
+                hashfull,
+                pv: rm.pv.clone(),
+            }));
+        }
+    }
+}

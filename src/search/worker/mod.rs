@@ -1,0 +1,317 @@
+//! One search thread: iterative deepening, the alpha-beta search and the quiescence
+//! search. Each thread owns its position copy and move statistics; they meet only in the
+//! shared transposition table and the stop flag (Lazy SMP).
+//!
+//! The thread's state and bookkeeping are here; `deepening` runs the iterations,
+//! `alphabeta` the main search and `quiescence` the capture search at its leaves.
+
+mod alphabeta;
+mod deepening;
+mod quiescence;
+
+use super::history::{bonus, continuation_row, ContinuationRows, History};
+use super::mate1::mate_in_one;
+use super::movepick::{is_tactical, previous_move, MovePicker};
+use super::score::*;
+use super::see::{see_ge, value};
+use super::{Event, Progress, ScoreBound};
+use crate::eval;
+use crate::position::{EnteringKingRule, Position, Repetition};
+use crate::threads::{Job, Shared, ThreadResult};
+use crate::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
+use crate::types::{Move, Piece};
+use arrayvec::ArrayVec;
+use once_cell::sync::Lazy;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Instant;
+
+type Line = ArrayVec<Move, { MAX_PLY + 1 }>;
+
+/// Whether a stored score with this bound settles the window without searching.
+#[inline]
+fn cuts_off(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    }
+}
+
+/// Per-ply search state.
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    killers: [Option<Move>; 2],
+    static_eval: i32,
+    /// The move being searched from this ply (with the piece it put down); `None` for a
+    /// null move.
+    current: Option<(Piece, Move)>,
+    null_move: bool,
+}
+
+/// A root move and what the last iterations found for it.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub previous_score: i32,
+    pub seldepth: i32,
+    pub pv: Vec<Move>,
+}
+
+/// A search thread's own state, kept from one search to the next.
+pub struct Worker {
+    pub id: usize,
+    pos: Position,
+    history: History,
+    frames: Vec<Frame>,
+    pv: Vec<Line>,
+    /// The evaluation's placement score (Black's view) at each ply, kept move by move.
+    placement: Vec<i32>,
+    root_moves: Vec<RootMove>,
+    pv_index: usize,
+    nodes: u64,
+    seldepth: i32,
+    root_depth: i32,
+    completed_depth: i32,
+    nmp_min_ply: i32,
+    rule: EnteringKingRule,
+    max_moves_to_draw: u32,
+    stopped: bool,
+    shared: Arc<Shared>,
+    tt: Arc<TranspositionTable>,
+    job: Option<Arc<Job>>,
+    /// Main thread: how often the best move changed lately (decays each iteration).
+    best_move_changes: f64,
+}
+
+impl Worker {
+    pub fn new(id: usize, shared: Arc<Shared>, tt: Arc<TranspositionTable>) -> Worker {
+        Worker {
+            id,
+            pos: Position::startpos(),
+            history: History::default(),
+            frames: vec![Frame::default(); MAX_PLY + 8],
+            pv: vec![Line::new(); MAX_PLY + 2],
+            placement: vec![0; MAX_PLY + 2],
+            root_moves: Vec::new(),
+            pv_index: 0,
+            nodes: 0,
+            seldepth: 0,
+            root_depth: 0,
+            completed_depth: 0,
+            nmp_min_ply: 0,
+            rule: EnteringKingRule::default(),
+            max_moves_to_draw: 0,
+            stopped: false,
+            shared,
+            tt,
+            job: None,
+            best_move_changes: 0.0,
+        }
+    }
+
+    /// Forgets the move statistics (a new game).
+    pub fn clear(&mut self) {
+        self.history.clear();
+    }
+
+    pub fn root_moves(&self) -> &[RootMove] {
+        &self.root_moves
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    fn job(&self) -> &Job {
+        self.job.as_deref().expect("a search job")
+    }
+
+    /// Runs iterative deepening for `job` until it is done or stopped.
+    pub fn search_job(&mut self, job: Arc<Job>) {
+        self.tt = job.tt.clone();
+        self.pos = job.root.clone();
+        self.placement[0] = eval::placement(&self.pos);
+        self.rule = job.settings.rule;
+        self.max_moves_to_draw = job.settings.max_moves_to_draw;
+        self.nodes = 0;
+        self.stopped = false;
+        self.completed_depth = 0;
+        self.best_move_changes = 0.0;
+        self.nmp_min_ply = 0;
+        for f in self.frames.iter_mut() {
+            *f = Frame::default();
+        }
+        let legal = self.pos.legal_moves();
+        let wanted = &job.settings.limits.searchmoves;
+        let mut moves: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| wanted.contains(m))
+            .collect();
+        if moves.is_empty() {
+            moves = legal.to_vec();
+        }
+        self.root_moves = moves
+            .into_iter()
+            .map(|mv| RootMove {
+                mv,
+                score: -INFINITE,
+                previous_score: -INFINITE,
+                seldepth: 0,
+                pv: vec![mv],
+            })
+            .collect();
+        self.job = Some(job);
+        if !self.root_moves.is_empty() {
+            self.iterate();
+        }
+        self.publish_nodes();
+        self.job = None;
+    }
+
+    fn publish_nodes(&self) {
+        self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+    }
+
+    /// Called every 1024 nodes: publishes the node count, and on the main thread checks
+    /// the clock and the node limit.
+    fn poll(&mut self) {
+        self.publish_nodes();
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return;
+        }
+        if !self.is_main() || self.root_depth <= 1 {
+            return;
+        }
+        let job = self.job();
+        let over_nodes = job
+            .settings
+            .limits
+            .nodes
+            .is_some_and(|n| self.shared.total_nodes() >= n);
+        let over_time = !self.shared.pondering.load(Ordering::Relaxed)
+            && job.hard_deadline().is_some_and(|d| Instant::now() >= d);
+        if over_nodes || over_time {
+            self.shared.stop.store(true, Ordering::Relaxed);
+            self.stopped = true;
+        }
+    }
+
+    // -------------------------------------------------------------------------------------
+    // Alpha-beta
+
+    /// Repetition, declaration and ply-limit outcomes of a non-root node, if any.
+    fn node_outcome(&self, ply: i32) -> Option<i32> {
+        match self.pos.repetition(32) {
+            Some(Repetition::Draw) => return Some(0),
+            Some(Repetition::Win) => return Some(PERPETUAL_CHECK_WIN),
+            Some(Repetition::Loss) => return Some(-PERPETUAL_CHECK_WIN),
+            Some(Repetition::Superior) => return Some(SUPERIOR_REPETITION),
+            Some(Repetition::Inferior) => return Some(-SUPERIOR_REPETITION),
+            None => {}
+        }
+        if self.pos.can_declare_win(self.rule) {
+            return Some(mate_in(ply + 1));
+        }
+        if self.max_moves_to_draw > 0 && self.pos.ply() > self.max_moves_to_draw {
+            return Some(0);
+        }
+        None
+    }
+
+    /// Whether the opponent could declare a win if it were its turn: pruning that trusts
+    /// the static evaluation (which knows nothing of declarations) must not run then.
+    fn opponent_threatens_declaration(&mut self) -> bool {
+        if self.rule == EnteringKingRule::NoEnteringKing || self.pos.in_check() {
+            return false;
+        }
+        self.pos.play_null();
+        let threat = self.pos.can_declare_win(self.rule);
+        self.pos.undo_null();
+        threat
+    }
+
+    fn evaluate(&self, ply: i32) -> i32 {
+        let placement = self.placement[ply as usize];
+        debug_assert_eq!(placement, eval::placement(&self.pos));
+        eval::evaluate_from(&self.pos, placement).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// Plays `mv` from ply `ply`, keeping the placement score of the next ply.
+    #[inline]
+    fn make(&mut self, mv: Move, ply: i32) {
+        let p = ply as usize;
+        let delta = eval::placement_delta(&self.pos, mv);
+        self.pos.play_unchecked(mv);
+        self.placement[p + 1] = match delta {
+            Some(d) => self.placement[p] + d,
+            None => eval::placement(&self.pos),
+        };
+    }
+
+    /// Counts a node, polls the clock now and then, and starts the node's PV. Returns
+    /// `false` when the search has been stopped.
+    #[inline(always)]
+    fn enter_node<const PV: bool>(&mut self, ply: i32) -> bool {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.poll();
+        }
+        if self.stopped {
+            return false;
+        }
+        if PV {
+            self.pv[ply as usize].clear();
+            self.seldepth = self.seldepth.max(ply + 1);
+        }
+        true
+    }
+
+    /// Stores a node's result in the table, its bound read off the window it was searched
+    /// with (`window.0` is alpha as the node began).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn store<const PV: bool>(
+        &self,
+        key: u64,
+        best_move: Option<Move>,
+        best_score: i32,
+        window: (i32, i32),
+        eval: i32,
+        depth: i32,
+        ply: i32,
+    ) {
+        let (alpha, beta) = window;
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if PV && best_score > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let score = score_to_tt(best_score, ply);
+        self.tt.store(key, best_move, score, eval, depth, bound, PV);
+    }
+
+    /// The PV of ply `p` becomes `mv` followed by the child's PV.
+    #[inline]
+    fn update_pv(&mut self, p: usize, mv: Move) {
+        let (head, tail) = self.pv.split_at_mut(p + 1);
+        head[p].clear();
+        head[p].push(mv);
+        head[p].extend(tail[0].iter().copied());
+    }
+
+    /// The completed depth of this thread's last search.
+    pub fn completed_depth(&self) -> i32 {
+        self.completed_depth
+    }
+
+    /// Nodes searched by this thread in the last search.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+}

@@ -1,0 +1,93 @@
+//! The quiescence search at the leaves: stand pat, then captures and promotions that
+//! do not lose material (every evasion when in check), until the position is quiet.
+
+use super::*;
+
+impl Worker {
+    pub(super) fn quiescence<const PV: bool>(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        ply: i32,
+    ) -> i32 {
+        if !self.enter_node::<PV>(ply) {
+            return 0;
+        }
+        let p = ply as usize;
+        let in_check = self.pos.in_check();
+        if p >= MAX_PLY {
+            return if in_check { 0 } else { self.evaluate(ply) };
+        }
+        if self.pos.can_declare_win(self.rule) {
+            return mate_in(ply + 1);
+        }
+        let key = self.pos.key();
+        let entry = self.tt.probe(key);
+        if let (false, Some(e)) = (PV, entry) {
+            let s = score_from_tt(e.score, ply);
+            if cuts_off(e.bound, s, alpha, beta) {
+                return s;
+            }
+        }
+        let mut best_score;
+        let stand_pat;
+        if in_check {
+            best_score = -INFINITE;
+            stand_pat = -INFINITE;
+        } else {
+            stand_pat = match entry {
+                Some(e) if e.eval != 0 && e.eval.abs() < EVAL_LIMIT => e.eval,
+                _ => self.evaluate(ply),
+            };
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best_score = stand_pat;
+        }
+        let original_alpha = alpha;
+        let mut best_move = None;
+        let mut searched = 0;
+        let mut picker = MovePicker::quiescence(&self.pos, entry.and_then(|e| e.mv));
+        while let Some(mv) = picker.next(&self.pos, &self.history) {
+            searched += 1;
+            if !in_check {
+                // Delta pruning: even winning the piece would not reach alpha.
+                let victim = self.pos.piece_at(mv.to()).map_or(0, |p| value(p.kind()));
+                if !mv.is_promotion() && stand_pat + victim + 200 <= alpha {
+                    continue;
+                }
+                if !see_ge(&self.pos, mv, 0) {
+                    continue;
+                }
+            }
+            self.tt.prefetch(self.pos.key_after(mv));
+            self.make(mv, ply);
+            let score = -self.quiescence::<PV>(-beta, -alpha, ply + 1);
+            self.pos.undo();
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    if PV {
+                        self.update_pv(p, mv);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        if in_check && searched == 0 {
+            return mated_in(ply);
+        }
+        let eval = if in_check { 0 } else { stand_pat };
+        let window = (original_alpha, beta);
+        self.store::<PV>(key, best_move, best_score, window, eval, 0, ply);
+        best_score
+    }
+}
