@@ -187,11 +187,11 @@ impl Worker {
             searched += 1;
             let tactical = is_tactical(&self.pos, mv);
             let gives_check = self.pos.gives_check(mv);
+            let moved = self.pos.moved_piece_after(mv);
             let history_score = if tactical {
                 0
             } else {
-                let piece = self.pos.moved_piece_after(mv);
-                self.history.quiet(side, mv) + self.history.continuation(continuation, piece, mv)
+                self.history.quiet(side, mv) + self.history.continuation(continuation, moved, mv)
             };
 
             // Shallow-depth pruning, once a move that does not lose has been found.
@@ -231,7 +231,6 @@ impl Worker {
             );
             let new_depth = depth - 1 + extension;
 
-            let moved = self.pos.moved_piece_after(mv);
             self.frames[p].current = Some((moved, mv));
             self.make(mv, ply);
 
