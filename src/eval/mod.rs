@@ -215,18 +215,30 @@ pub fn placement_delta(pos: &Position, mv: Move) -> Option<i32> {
                 piece.kind()
             };
             piece_features(&mut total, us, placed, mv.to(), kings, sign);
-            if let Some(captured) = pos.piece_at(mv.to()) {
-                if captured.kind() == PieceKind::King {
-                    return None;
-                }
-                piece_features(&mut total, !us, captured.kind(), mv.to(), kings, sign);
-                let kind = captured.kind().unpromoted();
-                let n = pos.hand(us).count(kind);
-                total.sum += sign * (hand_term(kind, n + 1) - hand_term(kind, n));
-            }
+            total.sum += capture_delta(pos, mv.to(), kings)?;
         }
     }
     Some(total.sum)
+}
+
+/// How the placement score (Black's view) changes when the side to move takes whatever
+/// stands on `to` into its hand (0 for an empty square; `None` for a king), with the kings
+/// where they stand before the move.
+fn capture_delta(pos: &Position, to: Square, kings: [Option<Square>; 2]) -> Option<i32> {
+    let Some(captured) = pos.piece_at(to) else {
+        return Some(0);
+    };
+    if captured.kind() == PieceKind::King {
+        return None;
+    }
+    let w: &[i32] = &WEIGHTS;
+    let us = pos.side_to_move();
+    let sign = sign_of(us);
+    let mut total = Total { weights: w, sum: 0 };
+    piece_features(&mut total, !us, captured.kind(), to, kings, sign);
+    let kind = captured.kind().unpromoted();
+    let hand = HAND.start + kind.index() * HAND_COUNTS + pos.hand(us).count(kind) as usize;
+    Some(total.sum + sign * (w[hand + 1] - w[hand]))
 }
 
 /// [`placement_delta`] for a king stepping from `from` to `to`: every piece's term
@@ -236,19 +248,8 @@ fn king_move_delta(pos: &Position, from: Square, to: Square) -> Option<i32> {
     let w: &[i32] = &WEIGHTS;
     let us = pos.side_to_move();
     let them = !us;
-    let mut sum = 0;
     let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
-    if let Some(captured) = pos.piece_at(to) {
-        if captured.kind() == PieceKind::King {
-            return None;
-        }
-        let mut total = Total { weights: w, sum: 0 };
-        piece_features(&mut total, them, captured.kind(), to, kings, sign_of(us));
-        let kind = captured.kind().unpromoted();
-        let n = pos.hand(us).count(kind) as usize;
-        let hand = HAND.start + kind.index() * HAND_COUNTS;
-        sum += total.sum + sign_of(us) * (w[hand + n + 1] - w[hand + n]);
-    }
+    let taken = capture_delta(pos, to, kings)?;
     let own = pos.pieces(us) & !Bitboard::from_square(from);
     let mut ours = 0;
     for sq in own {
@@ -262,7 +263,7 @@ fn king_move_delta(pos: &Position, from: Square, to: Square) -> Option<i32> {
         let base = ENEMY_KING.start + k * REL;
         theirs += w[base + relative(them, sq, to)] - w[base + relative(them, sq, from)];
     }
-    Some(sum + sign_of(us) * ours + sign_of(them) * theirs)
+    Some(taken + sign_of(us) * ours + sign_of(them) * theirs)
 }
 
 /// The evaluation for the side to move, given the placement score kept by the search.
@@ -284,15 +285,16 @@ pub fn evaluate_from(pos: &Position, placement: i32) -> i32 {
 pub fn dynamic_features<S: Sink>(pos: &Position, sink: &mut S) {
     let occupied = pos.occupied();
     let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
-    // Squares attacked by each side's sliders, which reach a king from anywhere, and
-    // their mobility (one loop per kind, so no per-piece dispatch on the kind).
-    let mut slider_reach = [Bitboard::EMPTY; 2];
+    // Everything each side attacks: the sliders' squares, gathered with their mobility
+    // (one loop per kind, so no per-piece dispatch on the kind), then the stepping
+    // pieces' squares found set-wise.
+    let mut reach = [Bitboard::EMPTY; 2];
     for color in Color::ALL {
         let sign = sign_of(color);
         let own = pos.pieces(color);
-        let mut reach = Bitboard::EMPTY;
+        let mut sliding = Bitboard::EMPTY;
         let mut mobility = |kind: PieceKind, attacks: Bitboard| {
-            reach |= attacks;
+            sliding |= attacks;
             let n = (attacks & !own).count() as usize;
             sink.add(
                 MOBILITY_TERM.start + kind.index() * MOBILITY + n.min(MOBILITY - 1),
@@ -314,14 +316,9 @@ pub fn dynamic_features<S: Sink>(pos: &Position, sink: &mut S) {
         for sq in pos.pieces_of(color, PieceKind::Dragon) {
             mobility(PieceKind::Dragon, attacks::dragon(sq, occupied));
         }
-        slider_reach[color.index()] = reach;
+        reach[color.index()] = sliding | pos.step_attacks(color);
     }
 
-    // Everything each side attacks: sliders from above, stepping pieces set-wise.
-    let mut reach = [Bitboard::EMPTY; 2];
-    for color in Color::ALL {
-        reach[color.index()] = slider_reach[color.index()] | pos.step_attacks(color);
-    }
     for color in Color::ALL {
         let Some(ksq) = kings[color.index()] else {
             continue;

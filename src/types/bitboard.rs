@@ -147,11 +147,8 @@ impl Bitboard {
 
     /// Squares one step towards `color`'s own side.
     #[inline(always)]
-    pub const fn backward(self, color: Color) -> Bitboard {
-        match color {
-            Color::Black => Bitboard((self.0 << 1) & !rank_mask(0) & ALL_BITS),
-            Color::White => Bitboard((self.0 >> 1) & !rank_mask(8)),
-        }
+    pub fn backward(self, color: Color) -> Bitboard {
+        self.forward(!color)
     }
 
     /// Squares one file to either side (the files are nine bits apart, so a shift by nine
