@@ -35,6 +35,7 @@ pub fn run(args: &[String]) -> i32 {
         Some("bookinfo") => book::cli::bookinfo_cli(&args[1..]),
         Some("selfplay") => tune::selfplay_cli(&args[1..]),
         Some("tune") => tune::tune_cli(&args[1..]),
+        Some("label") => tune::label_cli(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{}", HELP);
             0
@@ -61,8 +62,11 @@ usage:
                               search fixed positions; prints '<nodes> nodes <nps> nps'
   hayate selfplay [--games n] [--nodes n] [--seed s] [--concurrency k] [--out file]
                               self-play games for tuning (positions with results)
-  hayate tune --data <file> [--out file] [--epochs n]
+  hayate tune --data <file> [--validate file] [--out file] [--epochs n]
                               fit the evaluation weights to self-play results
+  hayate label --engine <cmd> [--option name=value] --data <file> --out <file>
+               [--go <go command>] [--concurrency k] [--limit n] [--seed s]
+                              score self-play positions with a teacher engine for tune
   hayate mate [--sfen \"<sfen>\" | --file <file>] [--time <ms>] [--hash <mib>]
                               solve a mate problem (or a file of them: the mate benchmark)
   hayate match --engine <cmd> [engine options] --engine <cmd> [engine options] [options]

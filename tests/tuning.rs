@@ -72,6 +72,7 @@ fn the_fit_follows_the_results() {
     let w0: Vec<f64> = start.iter().map(|&v| v as f64).collect();
     let (tuned, k) = tuner::fit(
         &mut samples,
+        &mut [],
         &start,
         &Tuning {
             epochs: 200,

@@ -6,11 +6,15 @@
 //! hayate tune --data selfplay.tsv --out src/eval/weights.txt
 //! ```
 
+pub mod label;
 pub mod selfplay;
 pub mod tuner;
 
 use crate::eval::params;
+use crate::matches::engine::EngineSpec;
+use std::collections::HashSet;
 use std::fs;
+use std::time::Duration;
 
 fn value<T: std::str::FromStr>(args: &[String], i: &mut usize, name: &str) -> Result<T, String> {
     *i += 1;
@@ -67,10 +71,12 @@ pub fn selfplay_cli(args: &[String]) -> i32 {
     }
 }
 
-/// `hayate tune --data FILE [--out FILE] [--epochs N] [--rate R] [--reg L] [--lambda X]`, or
+/// `hayate tune --data FILE [--validate FILE] [--out FILE] [--epochs N] [--rate R] [--reg L]
+/// [--lambda X]`, or
 /// `hayate tune --initial --out FILE` for the untuned starting weights.
 pub fn tune_cli(args: &[String]) -> i32 {
     let mut data = None;
+    let mut validation = None;
     let mut out = String::from("weights.txt");
     let mut tuning = tuner::Tuning {
         epochs: 300,
@@ -84,6 +90,7 @@ pub fn tune_cli(args: &[String]) -> i32 {
         let r = match args[i].as_str() {
             "--data" => value(args, &mut i, "--data").map(|v: String| data = Some(v)),
             "--out" => value(args, &mut i, "--out").map(|v| out = v),
+            "--validate" => value(args, &mut i, "--validate").map(|v: String| validation = Some(v)),
             "--epochs" => value(args, &mut i, "--epochs").map(|v| tuning.epochs = v),
             "--rate" => value(args, &mut i, "--rate").map(|v| tuning.learning_rate = v),
             "--reg" => value(args, &mut i, "--reg").map(|v| tuning.regularisation = v),
@@ -117,24 +124,125 @@ pub fn tune_cli(args: &[String]) -> i32 {
         eprintln!("hayate tune: --data FILE is required");
         return 2;
     };
-    let text = match fs::read_to_string(&data) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("hayate tune: cannot read {data}: {e}");
-            return 1;
-        }
-    };
     crate::attacks::init();
-    let (mut samples, bad) = tuner::load(&text);
-    if bad > 0 {
-        eprintln!("hayate tune: skipped {bad} malformed lines");
-    }
+    let Some(mut samples) = load_samples(&data) else {
+        return 1;
+    };
+    let mut held_out = match validation {
+        Some(file) => match load_samples(&file) {
+            Some(s) => s,
+            None => return 1,
+        },
+        None => Vec::new(),
+    };
     let start = crate::eval::weights().to_vec();
-    let (weights, _) = tuner::fit(&mut samples, &start, &tuning, |l| println!("{l}"));
+    let (weights, _) = tuner::fit(&mut samples, &mut held_out, &start, &tuning, |l| {
+        println!("{l}")
+    });
     if let Err(e) = fs::write(&out, params::format(&weights)) {
         eprintln!("hayate tune: cannot write {out}: {e}");
         return 1;
     }
     println!("weights written to {out}");
     0
+}
+
+/// Reads a data file of `hayate selfplay` into samples, saying what went wrong if it
+/// cannot.
+fn load_samples(file: &str) -> Option<Vec<tuner::Sample>> {
+    let text = match fs::read_to_string(file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("hayate tune: cannot read {file}: {e}");
+            return None;
+        }
+    };
+    let (samples, bad) = tuner::load(&text);
+    if bad > 0 {
+        eprintln!("hayate tune: skipped {bad} malformed lines in {file}");
+    }
+    Some(samples)
+}
+
+/// `hayate label --engine CMD [--option NAME=VALUE]... --data FILE --out FILE [--go CMD]
+/// [--concurrency K] [--limit N] [--seed S]`: the teacher's score for each position.
+pub fn label_cli(args: &[String]) -> i32 {
+    let mut config = label::Labelling {
+        engine: EngineSpec {
+            name: "teacher".into(),
+            ..EngineSpec::default()
+        },
+        go: "go btime 0 wtime 0 byoyomi 20000".into(),
+        allowance: Duration::from_secs(60),
+        concurrency: 1,
+        limit: usize::MAX,
+        seed: 1,
+    };
+    let (mut data, mut out) = (None, None);
+    let mut i = 0;
+    while i < args.len() {
+        let r = match args[i].as_str() {
+            "--engine" => value(args, &mut i, "--engine").map(|v: String| {
+                config.engine.command = v.split_whitespace().map(String::from).collect()
+            }),
+            "--option" => value(args, &mut i, "--option").and_then(|v: String| {
+                let (name, val) = v
+                    .split_once('=')
+                    .ok_or_else(|| format!("--option needs NAME=VALUE, not '{v}'"))?;
+                config.engine.options.push((name.into(), Some(val.into())));
+                Ok(())
+            }),
+            "--data" => value(args, &mut i, "--data").map(|v: String| data = Some(v)),
+            "--out" => value(args, &mut i, "--out").map(|v: String| out = Some(v)),
+            "--go" => value(args, &mut i, "--go").map(|v| config.go = v),
+            "--concurrency" => value(args, &mut i, "--concurrency").map(|v| config.concurrency = v),
+            "--limit" => value(args, &mut i, "--limit").map(|v| config.limit = v),
+            "--seed" => value(args, &mut i, "--seed").map(|v| config.seed = v),
+            other => Err(format!("unexpected argument '{other}'")),
+        };
+        if let Err(e) = r {
+            eprintln!("hayate label: {e}");
+            return 2;
+        }
+        i += 1;
+    }
+    let (Some(data), Some(out), false) = (data, out, config.engine.command.is_empty()) else {
+        eprintln!("hayate label: --engine, --data and --out are required");
+        return 2;
+    };
+    let text = match fs::read_to_string(&data) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("hayate label: cannot read {data}: {e}");
+            return 1;
+        }
+    };
+    // An interrupted run goes on where it stopped.
+    let done: HashSet<String> = fs::read_to_string(&out)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.split('\t').next().map(String::from))
+        .collect();
+    let mut file = match fs::OpenOptions::new().create(true).append(true).open(&out) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("hayate label: cannot open {out}: {e}");
+            return 1;
+        }
+    };
+    let progress = |n: usize, total: usize| {
+        if n.is_multiple_of(1000) || n == total {
+            println!("{n} of {total} positions labelled");
+        }
+    };
+    match label::run(&config, &text, &done, &mut file, progress) {
+        Ok(n) => {
+            println!("{n} positions labelled into {out}");
+            0
+        }
+        Err(e) => {
+            eprintln!("hayate label: {e}");
+            1
+        }
+    }
 }

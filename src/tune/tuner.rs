@@ -123,10 +123,13 @@ pub struct Tuning {
     pub lambda: f64,
 }
 
-/// Fits the weights; `progress` receives a line every few epochs. Returns the new weights
-/// and the scale used.
+/// Fits the weights; `progress` receives a line every few epochs, with the error on the
+/// `held_out` samples (which the fit never sees) when there are any, so that a new feature
+/// set can be judged by how well it predicts games it was not fitted to. Returns the new
+/// weights and the scale used.
 pub fn fit(
     samples: &mut [Sample],
+    held_out: &mut [Sample],
     start: &[i32],
     tuning: &Tuning,
     mut progress: impl FnMut(&str),
@@ -135,10 +138,19 @@ pub fn fit(
     let mut w = initial.clone();
     let k = best_scale(samples, &w);
     blend(samples, tuning.lambda, k);
+    blend(held_out, tuning.lambda, k);
+    let held_out_error = |w: &[f64]| {
+        if held_out.is_empty() {
+            String::new()
+        } else {
+            format!(", held-out error {:.6}", error(held_out, w, k))
+        }
+    };
     progress(&format!(
-        "{} positions, scale {k:.1}, starting error {:.6}",
+        "{} positions, scale {k:.1}, starting error {:.6}{}",
         samples.len(),
-        error(samples, &w, k)
+        error(samples, &w, k),
+        held_out_error(&w)
     ));
     let n = samples.len().max(1) as f64;
     let mut m = vec![0.0; NUM_WEIGHTS];
@@ -163,8 +175,9 @@ pub fn fit(
         }
         if epoch % 25 == 0 || epoch == tuning.epochs {
             progress(&format!(
-                "epoch {epoch}: error {:.6}",
-                error(samples, &w, k)
+                "epoch {epoch}: error {:.6}{}",
+                error(samples, &w, k),
+                held_out_error(&w)
             ));
         }
     }
