@@ -32,17 +32,46 @@ use std::fmt::Write as _;
 /// The tuned weights shipped with the engine (`hayate tune` writes this file).
 pub const SHIPPED_WEIGHTS: &str = include_str!("weights.txt");
 
-/// The weights in use: the shipped tuned vector, or the starting weights when the file
-/// does not match the layout (it is checked by a test, so that cannot ship).
-static WEIGHTS: Lazy<Box<[i32]>> = Lazy::new(|| {
-    params::parse(SHIPPED_WEIGHTS)
-        .unwrap_or_else(params::initial)
-        .into_boxed_slice()
-});
+/// The weights in use: the file named by the environment variable `HAYATE_EVAL_FILE` when
+/// it is set (for trying tuned weights without rebuilding), else the shipped tuned vector,
+/// or the starting weights when the shipped file does not match the layout (a test checks
+/// it does, so that cannot ship).
+static WEIGHTS: Lazy<Box<[i16]>> = Lazy::new(|| compact(&load_weights()));
+
+fn load_weights() -> Vec<i32> {
+    if let Some(weights) = std::env::var_os(EVAL_FILE_VARIABLE).and_then(|path| {
+        let loaded = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|t| params::parse(&t));
+        if loaded.is_none() {
+            eprintln!(
+                "hayate: {} ({}) is not a weights file of this layout; using the shipped weights",
+                EVAL_FILE_VARIABLE,
+                path.to_string_lossy()
+            );
+        }
+        loaded
+    }) {
+        return weights;
+    }
+    params::parse(SHIPPED_WEIGHTS).unwrap_or_else(params::initial)
+}
+
+/// The weights as 16-bit numbers: half the cache lines of 32-bit ones for the search's
+/// lookups (every weight is far inside ±32767; one outside is clipped).
+fn compact(weights: &[i32]) -> Box<[i16]> {
+    weights
+        .iter()
+        .map(|&w| w.clamp(i16::MIN as i32, i16::MAX as i32) as i16)
+        .collect()
+}
+
+/// The environment variable that names a weights file to use instead of the shipped one.
+pub const EVAL_FILE_VARIABLE: &str = "HAYATE_EVAL_FILE";
 
 /// The weights the evaluation uses.
-pub fn weights() -> &'static [i32] {
-    &WEIGHTS
+pub fn weights() -> Vec<i32> {
+    WEIGHTS.iter().map(|&w| w as i32).collect()
 }
 
 /// Forces the weights to be built (for `isready`, so the first search does not pay).
@@ -58,26 +87,24 @@ pub trait Sink {
 
 /// Sums weight × count.
 struct Total<'a> {
-    weights: &'a [i32],
+    weights: &'a [i16],
     sum: i32,
 }
 
 impl Sink for Total<'_> {
     #[inline(always)]
     fn add(&mut self, index: usize, count: i32) {
-        self.sum += self.weights[index] * count;
+        self.sum += self.weights[index] as i32 * count;
     }
 }
 
 /// The evaluation of `pos` for the side to move.
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_with(pos, &WEIGHTS)
-}
-
-/// The evaluation of `pos` for the side to move under the given weights (the tuner's).
-pub fn evaluate_with(pos: &Position, weights: &[i32]) -> i32 {
-    let mut total = Total { weights, sum: 0 };
+    let mut total = Total {
+        weights: &WEIGHTS,
+        sum: 0,
+    };
     features(pos, &mut total);
     match pos.side_to_move() {
         Color::Black => total.sum,
@@ -114,7 +141,7 @@ fn sign_of(color: Color) -> i32 {
 
 /// Sums the features by section, Black's and White's apart.
 struct Breakdown<'a> {
-    weights: &'a [i32],
+    weights: &'a [i16],
     black: [i32; SECTIONS.len()],
     white: [i32; SECTIONS.len()],
 }
@@ -125,7 +152,7 @@ impl Sink for Breakdown<'_> {
             .iter()
             .position(|s| index >= s.start && index < s.start + s.len)
             .expect("feature index inside a section");
-        let value = self.weights[index] * count;
+        let value = self.weights[index] as i32 * count;
         if count > 0 {
             self.black[section] += value;
         } else {
@@ -187,7 +214,7 @@ mod tests {
     #[test]
     fn start_position_is_balanced_but_for_tempo() {
         let p = Position::startpos();
-        assert_eq!(evaluate(&p), WEIGHTS[TEMPO.start]);
+        assert_eq!(evaluate(&p), WEIGHTS[TEMPO.start] as i32);
     }
 
     /// The same position with the colours swapped (board turned round, hands exchanged).
@@ -251,6 +278,39 @@ mod tests {
             let b = flipped(&a);
             assert_ne!(a.to_string(), b.to_string());
             assert_eq!(evaluate(&a), evaluate(&b), "{sfen} vs {b}");
+        }
+    }
+
+    /// Feature counts summed by index, zeros dropped.
+    struct Counts(std::collections::BTreeMap<usize, i32>);
+
+    impl Sink for Counts {
+        fn add(&mut self, index: usize, count: i32) {
+            *self.0.entry(index).or_default() += count;
+        }
+    }
+
+    fn counts(p: &Position, sign: i32) -> Vec<(usize, i32)> {
+        let mut c = Counts(Default::default());
+        features(p, &mut c);
+        c.0.into_iter()
+            .filter(|&(_, n)| n != 0)
+            .map(|(i, n)| (i, sign * n))
+            .collect()
+    }
+
+    #[test]
+    fn colour_flipped_positions_have_the_same_features_for_the_other_side() {
+        crate::attacks::init();
+        for sfen in [
+            "ln1g3nl/1r3kg2/p2pppsp1/2ps2p1p/1p7/2P1P1P2/PPBP1P2P/2SKGS1R1/LN1G3NL b Bp 1",
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+            "4k4/3s1g3/2+R1+B4/3G1S3/2N1L1N2/3+P1+S3/4n4/3g1p3/4K4 b 2Pg 1",
+            "8l/1r3gk2/4+Bsnp1/p1p1ppp1p/3p5/P1P1P1P1P/1PSP1PN2/1KG3S2/LN2r3L w BG2Psnl 1",
+        ] {
+            let a = pos(sfen);
+            let b = flipped(&a);
+            assert_eq!(counts(&a, 1), counts(&b, -1), "{sfen} vs {b}");
         }
     }
 

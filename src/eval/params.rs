@@ -59,13 +59,26 @@ pub const OPEN_FILE: Section = next(HAND_THREAT, "open file to king", 9);
 /// Open diagonals around the king (squares a bishop there would see), when the enemy has a
 /// bishop or horse anywhere.
 pub const OPEN_DIAGONAL: Section = next(OPEN_FILE, "open diagonals to king", 17);
+/// Squares of the 5 × 5 box around a king, by rank and file offset (the king's own
+/// square is in the layout but never counted).
+pub const BOX: usize = 25;
+/// Classes of an attacked box square: the enemy's attackers (1, 2, 3 or more) × our
+/// defenders, the king left out (0, 1, 2 or more) × what stands there (nothing, ours,
+/// theirs) × whether the enemy holds a gold, silver, bishop or rook to drop.
+pub const CONTROL_CLASSES: usize = 3 * 3 * 3 * 2;
+/// Control of the squares around a king, `box square * CONTROL_CLASSES + class`: the
+/// square-by-square picture of an attack that the zone counts only sum up.
+pub const CONTROL: Section = next(OPEN_DIAGONAL, "king zone control", BOX * CONTROL_CLASSES);
+/// Pieces under threat, `(kind * 2 + how) * 2 + owner to move`: `how` 0 for a piece the
+/// enemy attacks and nothing of ours defends, 1 for one an enemy pawn attacks.
+pub const THREAT: Section = next(CONTROL, "pieces under threat", 15 * 2 * 2);
 /// Squares a slider attacks, `kind * MOBILITY + count`.
-pub const MOBILITY_TERM: Section = next(OPEN_DIAGONAL, "mobility", 15 * MOBILITY);
+pub const MOBILITY_TERM: Section = next(THREAT, "mobility", 15 * MOBILITY);
 /// Bonus for the side to move.
 pub const TEMPO: Section = next(MOBILITY_TERM, "tempo", 1);
 
 /// Every section, in vector order.
-pub const SECTIONS: [Section; 12] = [
+pub const SECTIONS: [Section; 14] = [
     MATERIAL,
     HAND,
     OWN_KING,
@@ -76,6 +89,8 @@ pub const SECTIONS: [Section; 12] = [
     HAND_THREAT,
     OPEN_FILE,
     OPEN_DIAGONAL,
+    CONTROL,
+    THREAT,
     MOBILITY_TERM,
     TEMPO,
 ];

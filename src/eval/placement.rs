@@ -109,13 +109,16 @@ pub fn placement(pos: &Position) -> i32 {
 /// `pos`; `None` only when a king is taken (a position no legal game reaches).
 #[inline]
 pub fn placement_delta(pos: &Position, mv: Move) -> Option<i32> {
-    let w: &[i32] = &WEIGHTS;
-    let mut total = Total { weights: w, sum: 0 };
+    let w = |i: usize| WEIGHTS[i] as i32;
+    let mut total = Total {
+        weights: &WEIGHTS,
+        sum: 0,
+    };
     let us = pos.side_to_move();
     let sign = sign_of(us);
     let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
     let hand_term = |kind: PieceKind, n: u32| -> i32 {
-        w[HAND.start + kind.index() * HAND_COUNTS + n as usize]
+        w(HAND.start + kind.index() * HAND_COUNTS + n as usize)
     };
     match mv.drop_kind() {
         Some(kind) => {
@@ -152,21 +155,24 @@ fn capture_delta(pos: &Position, to: Square, kings: [Option<Square>; 2]) -> Opti
     if captured.kind() == PieceKind::King {
         return None;
     }
-    let w: &[i32] = &WEIGHTS;
+    let w = |i: usize| WEIGHTS[i] as i32;
     let us = pos.side_to_move();
     let sign = sign_of(us);
-    let mut total = Total { weights: w, sum: 0 };
+    let mut total = Total {
+        weights: &WEIGHTS,
+        sum: 0,
+    };
     piece_features(&mut total, !us, captured.kind(), to, kings, sign);
     let kind = captured.kind().unpromoted();
     let hand = HAND.start + kind.index() * HAND_COUNTS + pos.hand(us).count(kind) as usize;
-    Some(total.sum + sign * (w[hand + 1] - w[hand]))
+    Some(total.sum + sign * (w(hand + 1) - w(hand)))
 }
 
 /// [`placement_delta`] for a king stepping from `from` to `to`: every piece's term
 /// relative to that king changes (ours as "near own king", the opponent's as "near enemy
 /// king"); the terms relative to the other king stay.
 fn king_move_delta(pos: &Position, from: Square, to: Square) -> Option<i32> {
-    let w: &[i32] = &WEIGHTS;
+    let w = |i: usize| WEIGHTS[i] as i32;
     let us = pos.side_to_move();
     let them = !us;
     let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
@@ -176,13 +182,13 @@ fn king_move_delta(pos: &Position, from: Square, to: Square) -> Option<i32> {
     for sq in own {
         let k = pos.piece_at(sq).expect("a piece").kind().index();
         let base = OWN_KING.start + k * REL;
-        ours += w[base + relative(us, sq, to)] - w[base + relative(us, sq, from)];
+        ours += w(base + relative(us, sq, to)) - w(base + relative(us, sq, from));
     }
     let mut theirs = 0;
     for sq in pos.pieces(them) & !Bitboard::from_square(to) {
         let k = pos.piece_at(sq).expect("a piece").kind().index();
         let base = ENEMY_KING.start + k * REL;
-        theirs += w[base + relative(them, sq, to)] - w[base + relative(them, sq, from)];
+        theirs += w(base + relative(them, sq, to)) - w(base + relative(them, sq, from));
     }
     Some(taken + sign_of(us) * ours + sign_of(them) * theirs)
 }

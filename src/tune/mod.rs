@@ -79,9 +79,9 @@ pub fn tune_cli(args: &[String]) -> i32 {
     let mut validation = None;
     let mut out = String::from("weights.txt");
     let mut tuning = tuner::Tuning {
-        epochs: 300,
-        learning_rate: 2.0,
-        regularisation: 1e-6,
+        epochs: 100,
+        learning_rate: 20.0,
+        regularisation: 0.0,
         lambda: 0.5,
     };
     let mut initial = false;

@@ -1,12 +1,14 @@
-//! The weight tuner: a logistic fit of the evaluation to game results.
+//! The weight tuner: a logistic fit of the evaluation to game results and teacher scores.
 //!
 //! Each training position carries the result of the game it came from (1 Black won,
-//! 0.5 draw, 0 White won). The evaluation is linear in its weights, `e = Σ wᵢ·xᵢ` over the
-//! feature counts `xᵢ` of the position, so the expected score `σ(e / k)` is a logistic
-//! model. The tuner first picks the scale `k` that best fits the current weights, then
-//! minimises the mean squared error between results and `σ(e / k)` by full-batch gradient
-//! descent with Adam, with a light pull towards the starting weights so that features
-//! the data rarely shows keep sensible values.
+//! 0.5 draw, 0 White won) and, usually, a score: the self-play search's own, or a
+//! stronger engine's from `hayate label`. The evaluation is linear in its weights,
+//! `e = Σ wᵢ·xᵢ` over the feature counts `xᵢ` of the position, so the expected score
+//! `σ(e / k)` is a logistic model. The tuner first picks the scale `k` that best fits the
+//! current weights to the results, sets each target to `λ·result + (1 − λ)·σ(score / k)`,
+//! then minimises the mean squared error between targets and `σ(e / k)` by full-batch
+//! gradient descent with Adam (steps in centipawns, shrinking over the epochs). Given
+//! held-out positions, it keeps the epoch that predicts them best.
 
 use crate::eval::params::NUM_WEIGHTS;
 use crate::eval::{features, Sink};
@@ -116,8 +118,10 @@ pub fn best_scale(samples: &[Sample], w: &[f64]) -> f64 {
 #[derive(Clone, Debug)]
 pub struct Tuning {
     pub epochs: usize,
+    /// Adam's first step, in centipawns per epoch.
     pub learning_rate: f64,
-    /// Strength of the pull towards the starting weights.
+    /// Strength of the pull towards the starting weights (0: none; the gradients are
+    /// about 1e-7, so even 1e-6 pins the weights where they start).
     pub regularisation: f64,
     /// Weight of the game result against the search score in the target (1 = result only).
     pub lambda: f64,
@@ -155,7 +159,11 @@ pub fn fit(
     let n = samples.len().max(1) as f64;
     let mut m = vec![0.0; NUM_WEIGHTS];
     let mut v = vec![0.0; NUM_WEIGHTS];
-    let (b1, b2, eps) = (0.9, 0.999, 1e-8);
+    // The gradients are small (the scale k is near 1000), so epsilon must be smaller still.
+    let (b1, b2, eps) = (0.9, 0.999, 1e-12);
+    // With held-out samples, the weights of the epoch that predicted them best are kept
+    // (early stopping: later epochs only fit the training positions' noise).
+    let mut best = (f64::INFINITY, w.clone());
     for epoch in 1..=tuning.epochs {
         let mut grad = vec![0.0; NUM_WEIGHTS];
         for s in samples.iter() {
@@ -165,21 +173,36 @@ pub fn fit(
                 grad[i as usize] += g * c as f64;
             }
         }
+        // The step shrinks linearly to a tenth by the last epoch, so the weights settle.
+        let rate = tuning.learning_rate * (1.0 - 0.9 * (epoch - 1) as f64 / tuning.epochs as f64);
         for i in 0..NUM_WEIGHTS {
             let gi = grad[i] / n + tuning.regularisation * (w[i] - initial[i]);
             m[i] = b1 * m[i] + (1.0 - b1) * gi;
             v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
             let mh = m[i] / (1.0 - b1.powi(epoch as i32));
             let vh = v[i] / (1.0 - b2.powi(epoch as i32));
-            w[i] -= tuning.learning_rate * mh / (vh.sqrt() + eps);
+            w[i] -= rate * mh / (vh.sqrt() + eps);
         }
-        if epoch % 25 == 0 || epoch == tuning.epochs {
+        if !held_out.is_empty() && (epoch % 5 == 0 || epoch == tuning.epochs) {
+            let e = error(held_out, &w, k);
+            if e < best.0 {
+                best = (e, w.clone());
+            }
+        }
+        if epoch % 10 == 0 || epoch == tuning.epochs {
             progress(&format!(
                 "epoch {epoch}: error {:.6}{}",
                 error(samples, &w, k),
                 held_out_error(&w)
             ));
         }
+    }
+    if best.0.is_finite() {
+        progress(&format!(
+            "kept the weights with held-out error {:.6}",
+            best.0
+        ));
+        w = best.1;
     }
     (w.iter().map(|&x| x.round() as i32).collect(), k)
 }

@@ -155,7 +155,19 @@ impl Bitboard {
     /// never mixes ranks).
     #[inline(always)]
     pub const fn sideways(self) -> Bitboard {
-        Bitboard(((self.0 << 9) & ALL_BITS) | (self.0 >> 9))
+        Bitboard(self.next_file().0 | self.previous_file().0)
+    }
+
+    /// Squares one file up (file 1 towards file 9).
+    #[inline(always)]
+    pub const fn next_file(self) -> Bitboard {
+        Bitboard((self.0 << 9) & ALL_BITS)
+    }
+
+    /// Squares one file down (file 9 towards file 1).
+    #[inline(always)]
+    pub const fn previous_file(self) -> Bitboard {
+        Bitboard(self.0 >> 9)
     }
 }
 
