@@ -79,6 +79,7 @@ fn the_fit_follows_the_results() {
             learning_rate: 2.0,
             regularisation: 0.0,
             lambda: 1.0,
+            min_positions: 1,
         },
         |_| {},
     );

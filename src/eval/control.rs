@@ -1,6 +1,6 @@
 //! The part of the evaluation read from the squares each side attacks: slider mobility,
-//! the king's square, king safety and the side to move. It is recounted at every
-//! evaluation, since any move can change what attacks what.
+//! the king's square, king safety, pieces under threat and the side to move. It is
+//! recounted at every evaluation, since any move can change what attacks what.
 
 use super::params::*;
 use super::{sign_of, Sink};

@@ -1,5 +1,5 @@
 //! Static evaluation: how good a position is for the side to move, in centipawns
-//! (a pawn on the board is worth about 90).
+//! (a pawn on the board is worth about 100).
 //!
 //! The evaluation is a weighted sum of features, all counted from Black's point of view:
 //! - material on the board, and pieces in hand valued by how many of a kind are held;
@@ -7,8 +7,10 @@
 //!   evaluation is king-relative: a gold next to its king defends, one next to the enemy
 //!   king attacks);
 //! - the king's square, and king safety: squares next to the king the enemy attacks,
-//!   those only the king defends, the enemy's hand pieces that could drop there, and open
-//!   lines (file and diagonals) into the king;
+//!   those only the king defends, the enemy's hand pieces that could drop there, open
+//!   lines (file and diagonals) into the king, and square by square around the king how
+//!   often each side attacks it and what stands there;
+//! - pieces the enemy attacks that nothing defends, or that an enemy pawn attacks;
 //! - mobility of lances, bishops, rooks, horses and dragons;
 //! - a bonus for the side to move.
 //!

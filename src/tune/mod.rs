@@ -83,6 +83,7 @@ pub fn tune_cli(args: &[String]) -> i32 {
         learning_rate: 20.0,
         regularisation: 0.0,
         lambda: 0.5,
+        min_positions: 0,
     };
     let mut initial = false;
     let mut i = 0;
@@ -95,6 +96,9 @@ pub fn tune_cli(args: &[String]) -> i32 {
             "--rate" => value(args, &mut i, "--rate").map(|v| tuning.learning_rate = v),
             "--reg" => value(args, &mut i, "--reg").map(|v| tuning.regularisation = v),
             "--lambda" => value(args, &mut i, "--lambda").map(|v| tuning.lambda = v),
+            "--min-positions" => {
+                value(args, &mut i, "--min-positions").map(|v| tuning.min_positions = v)
+            }
             "--initial" => {
                 initial = true;
                 Ok(())
