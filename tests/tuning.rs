@@ -1,5 +1,6 @@
-//! The tuning tools: self-play data is deterministic and well formed, and the tuner's fit
-//! moves weights the way the results say and lowers the error.
+//! The tuning tools: self-play data is deterministic and well formed, teacher labels are
+//! complete and from Black's side, and the tuner's fit moves weights the way the results
+//! say and lowers the error.
 
 use hayate::eval::params::{self, MATERIAL};
 use hayate::tune::selfplay::{self, SelfPlay};
@@ -104,4 +105,52 @@ fn weights_round_trip_through_the_text_format() {
     // A file with a missing number is refused rather than misread.
     let cut = text.trim_end().rsplit_once(' ').unwrap().0.to_string();
     assert_eq!(params::parse(&cut), None);
+}
+
+/// `hayate label` with hayate itself as the teacher: every position gets a score, from
+/// Black's side whoever is to move, and a second run adds nothing.
+#[test]
+fn label_scores_every_position_from_blacks_side() {
+    let dir = std::env::temp_dir().join(format!("hayate-label-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("positions.tsv");
+    let out = dir.join("labelled.tsv");
+    // Black is a rook up in both; White is to move in the second.
+    let positions = [
+        "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 2",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+    ];
+    let text: String = positions.iter().map(|p| format!("{p}\t0.5\t0\n")).collect();
+    std::fs::write(&data, text).unwrap();
+    let run = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_hayate"))
+            .args(["label", "--engine", env!("CARGO_BIN_EXE_hayate")])
+            .args(["--option", "USI_OwnBook=false", "--go", "go depth 2"])
+            .arg("--data")
+            .arg(&data)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap()
+    };
+    assert!(run().status.success());
+    let labelled = std::fs::read_to_string(&out).unwrap();
+    let mut scores = std::collections::HashMap::new();
+    for line in labelled.lines() {
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert_eq!(fields.len(), 3, "{line}");
+        assert_eq!(fields[1], "0.5");
+        scores.insert(fields[0].to_string(), fields[2].parse::<i32>().unwrap());
+    }
+    assert_eq!(scores.len(), 3, "{labelled}");
+    // A rook is worth several hundred; if White's scores were not turned round, the
+    // second would come out below zero.
+    assert!(scores[positions[0]] > 300, "{labelled}");
+    assert!(scores[positions[1]] > 300, "{labelled}");
+    assert!(scores[positions[2]].abs() < 300, "{labelled}");
+    // Everything is done: a second run appends nothing.
+    assert!(run().status.success());
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), labelled);
+    let _ = std::fs::remove_dir_all(&dir);
 }
