@@ -34,11 +34,10 @@ impl AttackCounts {
     /// Adds the one-step attacks of `color`'s pawns, knights, silvers and gold movers, one
     /// direction at a time (horses and dragons come in whole with the sliders).
     fn add_steps(&mut self, pos: &Position, color: Color) {
-        let own = pos.pieces(color);
-        let pawns = pos.pieces_of_kind(PieceKind::Pawn) & own;
-        let knights = pos.pieces_of_kind(PieceKind::Knight) & own;
-        let silvers = pos.pieces_of_kind(PieceKind::Silver) & own;
-        let golds = pos.gold_movers() & own;
+        let pawns = pos.pieces_of(color, PieceKind::Pawn);
+        let knights = pos.pieces_of(color, PieceKind::Knight);
+        let silvers = pos.pieces_of(color, PieceKind::Silver);
+        let golds = pos.gold_movers() & pos.pieces(color);
         let ahead = (silvers | golds).forward(color);
         self.add(ahead | pawns.forward(color));
         self.add(ahead.next_file());

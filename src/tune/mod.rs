@@ -154,13 +154,7 @@ pub fn tune_cli(args: &[String]) -> i32 {
 /// Reads a data file of `hayate selfplay` into samples, saying what went wrong if it
 /// cannot.
 fn load_samples(file: &str) -> Option<Vec<tuner::Sample>> {
-    let text = match fs::read_to_string(file) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("hayate tune: cannot read {file}: {e}");
-            return None;
-        }
-    };
+    let text = read_text(file, "tune")?;
     let (samples, bad) = tuner::load(&text);
     if bad > 0 {
         eprintln!("hayate tune: skipped {bad} malformed lines in {file}");
@@ -214,12 +208,8 @@ pub fn label_cli(args: &[String]) -> i32 {
         eprintln!("hayate label: --engine, --data and --out are required");
         return 2;
     };
-    let text = match fs::read_to_string(&data) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("hayate label: cannot read {data}: {e}");
-            return 1;
-        }
+    let Some(text) = read_text(&data, "label") else {
+        return 1;
     };
     // An interrupted run goes on where it stopped.
     let done: HashSet<String> = fs::read_to_string(&out)
@@ -249,4 +239,11 @@ pub fn label_cli(args: &[String]) -> i32 {
             1
         }
     }
+}
+
+/// A data file's text, or `None` after telling why `hayate <command>` cannot read it.
+fn read_text(file: &str, command: &str) -> Option<String> {
+    fs::read_to_string(file)
+        .map_err(|e| eprintln!("hayate {command}: cannot read {file}: {e}"))
+        .ok()
 }
