@@ -83,6 +83,46 @@ pub struct Worker {
     job: Option<Arc<Job>>,
     /// Main thread: how often the best move changed lately (decays each iteration).
     best_move_changes: f64,
+    /// Recent static evaluations by position key (see [`EvalCache`]).
+    eval_cache: EvalCache,
+}
+
+/// A small direct-mapped table of static evaluations, one per thread. Leaves that fail
+/// high on their stand-pat score store nothing in the transposition table, so the next
+/// iteration would evaluate them again; the evaluation recounts every attack, which
+/// costs far more than a lookup here.
+struct EvalCache {
+    /// The key's upper 48 bits with the evaluation as 16 bits below (0: empty).
+    entries: Box<[u64]>,
+}
+
+impl EvalCache {
+    /// 2^18 entries (2 MiB): a lookup that misses every cache still costs far less than
+    /// an evaluation.
+    const BITS: u32 = 18;
+
+    fn new() -> EvalCache {
+        EvalCache {
+            entries: vec![0; 1 << Self::BITS].into_boxed_slice(),
+        }
+    }
+
+    #[inline]
+    fn slot(key: u64) -> usize {
+        (key & ((1 << Self::BITS) - 1)) as usize
+    }
+
+    #[inline]
+    fn get(&self, key: u64) -> Option<i32> {
+        let entry = self.entries[Self::slot(key)];
+        (entry != 0 && (entry ^ key) >> 16 == 0).then_some(entry as u16 as i16 as i32)
+    }
+
+    #[inline]
+    fn put(&mut self, key: u64, eval: i32) {
+        debug_assert!(eval.abs() <= i16::MAX as i32);
+        self.entries[Self::slot(key)] = (key & !0xffff) | eval as i16 as u16 as u64;
+    }
 }
 
 impl Worker {
@@ -108,6 +148,7 @@ impl Worker {
             tt,
             job: None,
             best_move_changes: 0.0,
+            eval_cache: EvalCache::new(),
         }
     }
 
@@ -234,10 +275,16 @@ impl Worker {
         threat
     }
 
-    fn evaluate(&self, ply: i32) -> i32 {
+    fn evaluate(&mut self, ply: i32) -> i32 {
+        let key = self.pos.key();
+        if let Some(eval) = self.eval_cache.get(key) {
+            return eval;
+        }
         let placement = self.placement[ply as usize];
         debug_assert_eq!(placement, eval::placement(&self.pos));
-        eval::evaluate_from(&self.pos, placement).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        let eval = eval::evaluate_from(&self.pos, placement).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        self.eval_cache.put(key, eval);
+        eval
     }
 
     /// Plays `mv` from ply `ply`, keeping the placement score of the next ply.
@@ -313,5 +360,27 @@ impl Worker {
     /// Nodes searched by this thread in the last search.
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EvalCache;
+
+    #[test]
+    fn eval_cache_returns_what_it_stored_for_the_same_key_only() {
+        let mut cache = EvalCache::new();
+        let key = 0x9e37_79b9_7f4a_7c15;
+        assert_eq!(cache.get(key), None);
+        for eval in [-20_000, -1, 0, 1, 317, 20_000] {
+            cache.put(key, eval);
+            assert_eq!(cache.get(key), Some(eval));
+        }
+        // Same slot, other upper bits: a miss, not the other key's score.
+        let other = key ^ (1 << 40);
+        assert_eq!(cache.get(other), None);
+        cache.put(other, -5);
+        assert_eq!(cache.get(other), Some(-5));
+        assert_eq!(cache.get(key), None);
     }
 }
