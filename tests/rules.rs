@@ -138,6 +138,11 @@ fn count_drops(p: &Position, kind: PieceKind) -> usize {
         .count()
 }
 
+/// A move from its USI text (the syntax, not the legality, is checked).
+fn mv(text: &str) -> Move {
+    Move::from_usi(text).expect("USI move syntax")
+}
+
 fn err(p: &Position, text: &str) -> IllegalMove {
     match p.parse_move(text) {
         Ok(_) => panic!("{text} should be illegal in {p}"),
@@ -184,7 +189,7 @@ fn uchifuzume_pawn_drop_mate_is_illegal() {
     expected.extend(drops('P', &occ, |s| rank_of(s) != 'a' && s != "1b"));
     let p = assert_moves(sfen, &expected);
     assert_count(&p, 78);
-    assert_eq!(err(&p, "P*1b"), IllegalMove::Uchifuzume("P*1b".to_string()));
+    assert_eq!(err(&p, "P*1b"), IllegalMove::Uchifuzume(mv("P*1b")));
 
     // The drop really is mate: forced onto the board, White is in check with no reply.
     let after = play_raw(&p, "P*1b");
@@ -291,7 +296,7 @@ fn uchifuzume_when_the_only_defender_is_pinned_off_the_line() {
     expected.extend(drops('P', &occ, |s| rank_of(s) != 'a' && s != "1b"));
     let p = assert_moves(sfen, &expected);
     assert_count(&p, 108);
-    assert_eq!(err(&p, "P*1b"), IllegalMove::Uchifuzume("P*1b".to_string()));
+    assert_eq!(err(&p, "P*1b"), IllegalMove::Uchifuzume(mv("P*1b")));
     let after = play_raw(&p, "P*1b");
     assert!(after.in_check());
     assert_eq!(after.count_legal(), 0);
@@ -319,7 +324,7 @@ fn non_pawn_drop_mate_is_legal() {
     assert_eq!(count_drops(&p, PieceKind::Gold), 77);
     assert_eq!(count_drops(&p, PieceKind::Lance), 69);
     assert_eq!(count_drops(&p, PieceKind::Pawn), 68);
-    assert_eq!(err(&p, "P*1b"), IllegalMove::Uchifuzume("P*1b".to_string()));
+    assert_eq!(err(&p, "P*1b"), IllegalMove::Uchifuzume(mv("P*1b")));
     for mate in ["L*1b", "G*1b"] {
         ok(&p, mate);
         let mut after = p.clone();
@@ -382,7 +387,7 @@ fn pawn_drop_mate_with_every_escape_covered_is_illegal() {
     }));
     let p = assert_moves(sfen, &expected);
     assert_count(&p, 112);
-    assert_eq!(err(&p, "P*5b"), IllegalMove::Uchifuzume("P*5b".to_string()));
+    assert_eq!(err(&p, "P*5b"), IllegalMove::Uchifuzume(mv("P*5b")));
     let after = play_raw(&p, "P*5b");
     assert!(after.in_check());
     assert_eq!(after.count_legal(), 0);
@@ -405,9 +410,9 @@ fn nifu_own_pawn_on_the_file_forbids_the_drop() {
     expected.extend(drops('P', &occ, |s| rank_of(s) != 'a' && file_of(s) != '3'));
     let p = assert_moves(sfen, &expected);
     assert_count(&p, 69);
-    assert_eq!(err(&p, "P*3e"), IllegalMove::Nifu("P*3e".to_string()));
+    assert_eq!(err(&p, "P*3e"), IllegalMove::Nifu(mv("P*3e")));
     // Behind the pawn too.
-    assert_eq!(err(&p, "P*3h"), IllegalMove::Nifu("P*3h".to_string()));
+    assert_eq!(err(&p, "P*3h"), IllegalMove::Nifu(mv("P*3h")));
     ok(&p, "P*5b");
     ok(&p, "P*2e");
 }
@@ -426,10 +431,10 @@ fn nifu_with_the_pawn_on_its_back_rank() {
     }));
     let p = assert_moves(sfen, &expected);
     assert_count(&p, 69);
-    assert_eq!(err(&p, "P*3e"), IllegalMove::Nifu("P*3e".to_string()));
+    assert_eq!(err(&p, "P*3e"), IllegalMove::Nifu(mv("P*3e")));
     // White's pawn on its back rank, 7a, blocks file 7 for White.
     let p = pos("2p1k4/9/9/9/9/9/9/9/4K4 w p 1");
-    assert_eq!(err(&p, "P*7e"), IllegalMove::Nifu("P*7e".to_string()));
+    assert_eq!(err(&p, "P*7e"), IllegalMove::Nifu(mv("P*7e")));
     ok(&p, "P*6e");
 }
 
@@ -480,7 +485,7 @@ fn nifu_for_white() {
     expected.extend(drops('P', &occ, |s| rank_of(s) != 'i' && file_of(s) != '3'));
     let p = assert_moves(sfen, &expected);
     assert_count(&p, 69);
-    assert_eq!(err(&p, "P*3e"), IllegalMove::Nifu("P*3e".to_string()));
+    assert_eq!(err(&p, "P*3e"), IllegalMove::Nifu(mv("P*3e")));
     ok(&p, "P*5h");
 }
 
@@ -511,7 +516,7 @@ fn dead_end_drops_black() {
     assert_eq!(count_drops(&p, PieceKind::Knight), 62);
     assert_eq!(count_drops(&p, PieceKind::Silver), 79);
     for bad in ["P*5a", "L*9a", "N*5a", "N*5b", "N*9b"] {
-        assert_eq!(err(&p, bad), IllegalMove::DeadEnd(bad.to_string()));
+        assert_eq!(err(&p, bad), IllegalMove::DeadEnd(mv(bad)));
     }
     for good in ["P*5b", "L*5b", "N*5c", "S*5a", "P*1b"] {
         ok(&p, good);
@@ -536,7 +541,7 @@ fn dead_end_drops_white() {
     let p = assert_moves(sfen, &expected);
     assert_count(&p, 288);
     for bad in ["P*5i", "L*1i", "N*5i", "N*5h"] {
-        assert_eq!(err(&p, bad), IllegalMove::DeadEnd(bad.to_string()));
+        assert_eq!(err(&p, bad), IllegalMove::DeadEnd(mv(bad)));
     }
     for good in ["P*5h", "L*5h", "N*5g", "S*5i", "P*9h"] {
         ok(&p, good);
@@ -561,10 +566,10 @@ fn pawn_must_promote_on_the_last_rank() {
     ]);
     let p = assert_moves(sfen, &expected);
     assert_count(&p, 11);
-    assert_eq!(err(&p, "1b1a"), IllegalMove::DeadEnd("1b1a".to_string()));
+    assert_eq!(err(&p, "1b1a"), IllegalMove::DeadEnd(mv("1b1a")));
     assert_eq!(
         err(&p, "9e9d+"),
-        IllegalMove::PromotionNotAllowed("9e9d+".to_string())
+        IllegalMove::PromotionNotAllowed(mv("9e9d+"))
     );
 }
 
@@ -576,7 +581,7 @@ fn white_pawn_must_promote_on_rank_i() {
     let expected = set(&["5a4a", "5a6a", "5a4b", "5a5b", "5a6b", "5h5i+"]);
     let p = assert_moves(sfen, &expected);
     assert_count(&p, 6);
-    assert_eq!(err(&p, "5h5i"), IllegalMove::DeadEnd("5h5i".to_string()));
+    assert_eq!(err(&p, "5h5i"), IllegalMove::DeadEnd(mv("5h5i")));
 }
 
 /// 4k4/9/9/8L/9/L8/9/9/4K4 b - 1 — lances on 1d and 9f.
@@ -593,8 +598,8 @@ fn lance_must_promote_on_the_last_rank() {
     ]);
     let p = assert_moves(sfen, &expected);
     assert_count(&p, 17);
-    assert_eq!(err(&p, "1d1a"), IllegalMove::DeadEnd("1d1a".to_string()));
-    assert_eq!(err(&p, "9f9a"), IllegalMove::DeadEnd("9f9a".to_string()));
+    assert_eq!(err(&p, "1d1a"), IllegalMove::DeadEnd(mv("1d1a")));
+    assert_eq!(err(&p, "9f9a"), IllegalMove::DeadEnd(mv("9f9a")));
     ok(&p, "1d1b");
 }
 
@@ -615,7 +620,7 @@ fn knight_must_promote_on_the_last_two_ranks() {
     let p = assert_moves(sfen, &expected);
     assert_count(&p, 13);
     for bad in ["2c1a", "2c3a", "8d7b", "8d9b"] {
-        assert_eq!(err(&p, bad), IllegalMove::DeadEnd(bad.to_string()));
+        assert_eq!(err(&p, bad), IllegalMove::DeadEnd(mv(bad)));
     }
 }
 
@@ -642,10 +647,7 @@ fn silver_promotion_is_optional_also_when_leaving_the_zone() {
     ok(&p, "3c4d+");
     ok(&p, "3c4d");
     for bad in ["7e7d+", "5d4e+"] {
-        assert_eq!(
-            err(&p, bad),
-            IllegalMove::PromotionNotAllowed(bad.to_string())
-        );
+        assert_eq!(err(&p, bad), IllegalMove::PromotionNotAllowed(mv(bad)));
     }
 }
 
@@ -655,10 +657,7 @@ fn gold_king_and_promoted_pieces_cannot_promote() {
     let p = Position::startpos();
     // The gold on 6i steps to 5h (a forward diagonal); the king on 5i to 5h.
     for bad in ["6i5h+", "5i5h+"] {
-        assert_eq!(
-            err(&p, bad),
-            IllegalMove::PromotionNotAllowed(bad.to_string())
-        );
+        assert_eq!(err(&p, bad), IllegalMove::PromotionNotAllowed(mv(bad)));
     }
     ok(&p, "6i5h");
     // A tokin on 5c inside the zone: 5c5b is a move, 5c5b+ is not.
@@ -666,7 +665,7 @@ fn gold_king_and_promoted_pieces_cannot_promote() {
     ok(&p, "5c5b");
     assert_eq!(
         err(&p, "5c5b+"),
-        IllegalMove::PromotionNotAllowed("5c5b+".to_string())
+        IllegalMove::PromotionNotAllowed(mv("5c5b+"))
     );
 }
 
@@ -689,10 +688,7 @@ fn pinned_rook_moves_only_along_the_pin_and_may_capture_the_pinner() {
     assert_count(&p, 13);
     assert_eq!(p.pinned().count(), 1);
     for bad in ["5g4g", "5g1g", "5g9g"] {
-        assert_eq!(
-            err(&p, bad),
-            IllegalMove::LeavesKingInCheck(bad.to_string())
-        );
+        assert_eq!(err(&p, bad), IllegalMove::LeavesKingInCheck(mv(bad)));
     }
 }
 
@@ -710,10 +706,7 @@ fn pinned_bishop_moves_only_along_the_diagonal() {
     ]);
     let p = assert_moves(sfen, &expected);
     assert_count(&p, 8);
-    assert_eq!(
-        err(&p, "3g4f"),
-        IllegalMove::LeavesKingInCheck("3g4f".to_string())
-    );
+    assert_eq!(err(&p, "3g4f"), IllegalMove::LeavesKingInCheck(mv("3g4f")));
 }
 
 /// 8k/9/9/9/4l4/9/4N4/9/4K4 b - 1 — White lance 5e pins the Black knight 5g. A knight
@@ -724,10 +717,7 @@ fn pinned_knight_cannot_move() {
     let expected = set(&["5i4i", "5i6i", "5i4h", "5i6h", "5i5h"]);
     let p = assert_moves(sfen, &expected);
     assert_count(&p, 5);
-    assert_eq!(
-        err(&p, "5g4e"),
-        IllegalMove::LeavesKingInCheck("5g4e".to_string())
-    );
+    assert_eq!(err(&p, "5g4e"), IllegalMove::LeavesKingInCheck(mv("5g4e")));
 }
 
 /// 8k/4r4/9/9/9/9/4S4/9/4K4 b - 1 — a silver pinned on a file keeps only its straight
@@ -756,10 +746,7 @@ fn pinned_pawn_and_lance() {
     let expected = set(&["5i4i", "5i6i", "5i4h", "5i6h", "5i5h"]);
     let p = assert_moves("8k/9/9/9/8b/9/6P2/9/4K4 b - 1", &expected);
     assert_count(&p, 5);
-    assert_eq!(
-        err(&p, "3g3f"),
-        IllegalMove::LeavesKingInCheck("3g3f".to_string())
-    );
+    assert_eq!(err(&p, "3g3f"), IllegalMove::LeavesKingInCheck(mv("3g3f")));
 
     // 4r3k/9/9/9/9/9/4L4/9/4K4 b - 1: the rook pins the lance 5g; the lance slides up the
     // pin line: 5f 5e 5d (plain), 5c 5b (either), 5a capturing (forced +): 8.
@@ -794,10 +781,7 @@ fn double_check_allows_only_king_moves() {
     assert!(p.in_check());
     assert_eq!(p.checkers().count(), 2);
     for bad in ["6g5g", "G*5h", "G*4h", "5i5h", "5i4h"] {
-        assert_eq!(
-            err(&p, bad),
-            IllegalMove::LeavesKingInCheck(bad.to_string())
-        );
+        assert_eq!(err(&p, bad), IllegalMove::LeavesKingInCheck(mv(bad)));
     }
 }
 
@@ -827,12 +811,9 @@ fn evasions_by_capture_or_drop_interposition() {
     assert!(p.in_check());
     assert_eq!(p.checkers().count(), 1);
     for bad in ["1e2d", "G*4e", "P*4e", "5i5h"] {
-        assert_eq!(
-            err(&p, bad),
-            IllegalMove::LeavesKingInCheck(bad.to_string())
-        );
+        assert_eq!(err(&p, bad), IllegalMove::LeavesKingInCheck(mv(bad)));
     }
-    assert_eq!(err(&p, "N*5b"), IllegalMove::DeadEnd("N*5b".to_string()));
+    assert_eq!(err(&p, "N*5b"), IllegalMove::DeadEnd(mv("N*5b")));
 }
 
 /// 4k4/9/9/9/b8/9/9/9/4R3K w gnlp 1 — the previous position turned round for White: the
@@ -856,11 +837,8 @@ fn evasions_for_white() {
     }
     let p = assert_moves(sfen, &expected);
     assert_count(&p, 33);
-    assert_eq!(err(&p, "N*5h"), IllegalMove::DeadEnd("N*5h".to_string()));
-    assert_eq!(
-        err(&p, "9e8d"),
-        IllegalMove::LeavesKingInCheck("9e8d".to_string())
-    );
+    assert_eq!(err(&p, "N*5h"), IllegalMove::DeadEnd(mv("N*5h")));
+    assert_eq!(err(&p, "9e8d"), IllegalMove::LeavesKingInCheck(mv("9e8d")));
 }
 
 /// k8/9/9/9/9/9/5n3/9/4K4 b G 1 — a White knight on 4g checks 5i (it jumps to 3i and 5i).
@@ -873,10 +851,7 @@ fn knight_check_cannot_be_blocked() {
     let p = assert_moves(sfen, &expected);
     assert_count(&p, 5);
     assert!(p.in_check());
-    assert_eq!(
-        err(&p, "G*5h"),
-        IllegalMove::LeavesKingInCheck("G*5h".to_string())
-    );
+    assert_eq!(err(&p, "G*5h"), IllegalMove::LeavesKingInCheck(mv("G*5h")));
 }
 
 /// 4r4/9/9/9/4K4/6g2/9/9/8k b - 1 — Black king 5e checked by the White rook 5a; a White
@@ -891,10 +866,7 @@ fn king_cannot_step_into_check_or_along_the_checking_line() {
     let p = assert_moves(sfen, &expected);
     assert_count(&p, 5);
     for bad in ["5e5d", "5e5f", "5e4f"] {
-        assert_eq!(
-            err(&p, bad),
-            IllegalMove::LeavesKingInCheck(bad.to_string())
-        );
+        assert_eq!(err(&p, bad), IllegalMove::LeavesKingInCheck(mv(bad)));
     }
 }
 
@@ -1010,7 +982,7 @@ fn uchifuzume_applies_when_the_attacker_has_no_king() {
     }));
     let p = assert_moves(sfen, &expected);
     assert_count(&p, 76);
-    assert_eq!(err(&p, "P*1b"), IllegalMove::Uchifuzume("P*1b".to_string()));
+    assert_eq!(err(&p, "P*1b"), IllegalMove::Uchifuzume(mv("P*1b")));
 }
 
 /// 9/9/9/9/9/9/9/9/4K4 w p 1 — White without a king, a pawn in hand.
@@ -1054,11 +1026,16 @@ fn positions_with_one_or_no_king() {
 #[test]
 fn parse_move_reports_the_broken_rule() {
     let p = Position::startpos();
-    type Variant = fn(String) -> IllegalMove;
-    let cases: [(&str, Variant); 10] = [
-        ("7g7", IllegalMove::Syntax),
-        ("", IllegalMove::Syntax),
-        ("p*5e", IllegalMove::Syntax),
+    let syntax = ["7g7", "", "p*5e"];
+    for text in syntax {
+        assert_eq!(
+            p.parse_move(text),
+            Err(IllegalMove::Syntax(text.to_string())),
+            "{text}"
+        );
+    }
+    type Variant = fn(Move) -> IllegalMove;
+    let cases: [(&str, Variant); 7] = [
         ("5e5d", IllegalMove::NoPiece),
         ("3c3d", IllegalMove::NotYourPiece),
         ("8h7g", IllegalMove::OwnPieceOnTarget),
@@ -1069,11 +1046,8 @@ fn parse_move_reports_the_broken_rule() {
         ("P*5e", IllegalMove::NotInHand),
     ];
     for (text, variant) in cases {
-        assert_eq!(p.parse_move(text), Err(variant(text.to_string())), "{text}");
-        let mv = Move::from_usi(text);
-        if let Some(mv) = mv {
-            assert!(!p.is_legal(mv));
-        }
+        assert_eq!(p.parse_move(text), Err(variant(mv(text))), "{text}");
+        assert!(!p.is_legal(mv(text)));
     }
     // The message names the move.
     let e = p.parse_move("P*5e").unwrap_err();
@@ -1083,22 +1057,22 @@ fn parse_move_reports_the_broken_rule() {
     let p = pos("4k4/9/9/9/9/9/9/9/4K4 b P 1");
     assert_eq!(
         p.parse_move("P*5i"),
-        Err(IllegalMove::DropOnOccupied("P*5i".to_string()))
+        Err(IllegalMove::DropOnOccupied(mv("P*5i")))
     );
     assert_eq!(
         p.parse_move("P*5a"),
-        Err(IllegalMove::DropOnOccupied("P*5a".to_string()))
+        Err(IllegalMove::DropOnOccupied(mv("P*5a")))
     );
     assert_eq!(
         p.parse_move("G*5e"),
-        Err(IllegalMove::NotInHand("G*5e".to_string()))
+        Err(IllegalMove::NotInHand(mv("G*5e")))
     );
 
     // A king may not step next to the other king.
     let p = pos("9/9/9/4k4/9/4K4/9/9/9 b - 1");
     assert_eq!(
         p.parse_move("5f5e"),
-        Err(IllegalMove::LeavesKingInCheck("5f5e".to_string()))
+        Err(IllegalMove::LeavesKingInCheck(mv("5f5e")))
     );
     // 5f: 4e 5e 6e are next to the White king on 5d; 4f 6f 4g 5g 6g are free.
     let expected = set(&["5f4f", "5f6f", "5f4g", "5f5g", "5f6g"]);
@@ -1113,12 +1087,9 @@ fn parse_move_follows_the_side_to_move() {
     ok(&p, "3c3d");
     assert_eq!(
         p.parse_move("7f7e"),
-        Err(IllegalMove::NotYourPiece("7f7e".to_string()))
+        Err(IllegalMove::NotYourPiece(mv("7f7e")))
     );
-    assert_eq!(
-        p.parse_move("7g7f"),
-        Err(IllegalMove::NoPiece("7g7f".to_string()))
-    );
+    assert_eq!(p.parse_move("7g7f"), Err(IllegalMove::NoPiece(mv("7g7f"))));
     // try_play of an illegal move changes nothing.
     let before = p.to_string();
     let key = p.key();

@@ -12,29 +12,29 @@ pub enum IllegalMove {
     /// The text is not USI move syntax (`7g7f`, `8h2b+`, `P*5e`).
     Syntax(String),
     /// No piece stands on the origin square.
-    NoPiece(String),
+    NoPiece(Move),
     /// The piece on the origin square belongs to the opponent.
-    NotYourPiece(String),
+    NotYourPiece(Move),
     /// The destination holds one of the mover's own pieces.
-    OwnPieceOnTarget(String),
+    OwnPieceOnTarget(Move),
     /// The piece cannot move from the origin to the destination (or a slider is blocked).
-    NoSuchMove(String),
+    NoSuchMove(Move),
     /// The move would leave (or put) the mover's king in check.
-    LeavesKingInCheck(String),
+    LeavesKingInCheck(Move),
     /// `+` on a piece that cannot promote, or a move that neither starts nor ends in the
     /// promotion zone.
-    PromotionNotAllowed(String),
+    PromotionNotAllowed(Move),
     /// A pawn, lance or knight would stand where it can never move again (move without
     /// promotion, or drop).
-    DeadEnd(String),
+    DeadEnd(Move),
     /// The dropped kind is not in hand.
-    NotInHand(String),
+    NotInHand(Move),
     /// A drop on an occupied square.
-    DropOnOccupied(String),
+    DropOnOccupied(Move),
     /// A pawn dropped on a file that holds one of the mover's unpromoted pawns.
-    Nifu(String),
+    Nifu(Move),
     /// A pawn drop that gives checkmate.
-    Uchifuzume(String),
+    Uchifuzume(Move),
 }
 
 impl fmt::Display for IllegalMove {
@@ -78,7 +78,9 @@ impl Position {
     /// Checks `mv` against every rule and names the first one it breaks.
     pub fn check_move(&self, mv: Move) -> Result<(), IllegalMove> {
         let us = self.side;
-        let name = mv.to_string();
+        // The move itself names it in the error: formatting it here, on every legality
+        // test of the search, cost 6% of the search's instructions.
+        let name = mv;
         let to = mv.to();
         match mv.drop_kind() {
             Some(kind) => {
@@ -111,7 +113,7 @@ impl Position {
             }
             None => {
                 let from = mv.origin_unchecked();
-                let piece = self.board[from.index()].ok_or(IllegalMove::NoPiece(name.clone()))?;
+                let piece = self.board[from.index()].ok_or(IllegalMove::NoPiece(name))?;
                 if piece.color() != us {
                     return Err(IllegalMove::NotYourPiece(name));
                 }
