@@ -38,7 +38,8 @@ struct Input<'a> {
 }
 
 /// The positions to label: the input lines in a shuffled order fixed by `seed` (so that
-/// a partial run covers all games evenly), at most `limit`, less those already in `done`.
+/// a partial run covers all games evenly), each position once (games from one opening
+/// share their first moves), at most `limit`, less those already in `done`.
 fn pick<'a>(text: &'a str, done: &HashSet<String>, limit: usize, seed: u64) -> Vec<Input<'a>> {
     let mut lines: Vec<Input> = text
         .lines()
@@ -55,6 +56,8 @@ fn pick<'a>(text: &'a str, done: &HashSet<String>, limit: usize, seed: u64) -> V
         let j = (rng.next_u64() % (i as u64 + 1)) as usize;
         lines.swap(i, j);
     }
+    let mut seen = HashSet::new();
+    lines.retain(|l| seen.insert(l.sfen));
     lines.truncate(limit);
     lines.retain(|l| !done.contains(l.sfen));
     lines
@@ -185,5 +188,16 @@ mod tests {
         let done: HashSet<String> = a[..5].iter().map(|s| s.to_string()).collect();
         let c: Vec<&str> = pick(&text, &done, 20, 7).iter().map(|l| l.sfen).collect();
         assert_eq!(c, a[5..]);
+    }
+
+    #[test]
+    fn a_position_met_in_several_games_is_picked_once() {
+        let text: String = (0..60)
+            .map(|i| format!("sfen{}\t{}\t0\n", i % 20, i % 2))
+            .collect();
+        let picked = pick(&text, &HashSet::new(), 100, 3);
+        let distinct: HashSet<&str> = picked.iter().map(|l| l.sfen).collect();
+        assert_eq!(picked.len(), 20);
+        assert_eq!(distinct.len(), 20);
     }
 }
