@@ -147,7 +147,9 @@ fn king_box<S: Sink>(
         PieceKind::Bishop,
         PieceKind::Rook,
     ];
+    // The two lowest bits of the class: the enemy's drop pieces, and whose turn it is.
     let drops = droppers.iter().any(|&k| hand.count(k) > 0) as usize;
+    let low_bits = drops * 2 + (pos.side_to_move() == them) as usize;
     let file = ksq.file().index();
     let side = match file {
         0..=3 => 0,
@@ -169,7 +171,7 @@ fn king_box<S: Sink>(
         let occupant = at(ours) + 2 * at(theirs);
         let class = ((at(a2) + at(a3)) * 3 + at(d1) + at(d2)) * 3 + occupant;
         // The window bit is (df + 2) * 9 + rank, so df * 9 + dr + 20 = bit + 2 - king rank.
-        let feature = index[bit + 2 - rank] as usize * CONTROL_CLASSES + class * 2 + drops;
+        let feature = index[bit + 2 - rank] as usize * CONTROL_CLASSES + class * 4 + low_bits;
         sink.add(CONTROL.start + feature, sign);
     }
 }
@@ -260,12 +262,16 @@ pub fn dynamic_features<S: Sink>(pos: &Position, sink: &mut S) {
         let defended = reach[color.index()] & zone;
         let n = hit.count() as usize;
         let weak = (hit & !defended).count() as usize;
-        sink.add(ZONE_ATTACKED.start + n, sign);
-        sink.add(ZONE_WEAK.start + weak, sign);
+        let turn = (pos.side_to_move() == them) as usize;
+        sink.add(ZONE_ATTACKED.start + turn * ZONE + n, sign);
+        sink.add(ZONE_WEAK.start + turn * ZONE + weak, sign);
         let enemy_hand = pos.hand(them);
         for kind in PieceKind::HAND {
             if enemy_hand.count(kind) > 0 {
-                sink.add(HAND_THREAT.start + kind.index() * ZONE + n, sign);
+                sink.add(
+                    HAND_THREAT.start + (turn * 8 + kind.index()) * ZONE + n,
+                    sign,
+                );
             }
         }
         let has = |kinds: [PieceKind; 2]| {
@@ -345,6 +351,7 @@ mod tests {
         ]
         .iter()
         .any(|&k| hand.count(k) > 0) as usize;
+        let to_move = (pos.side_to_move() == them) as usize;
         let (kf, kr) = (ksq.file().index() as i32, ksq.rank().index() as i32);
         let mut features = Vec::new();
         for sq in Square::all() {
@@ -368,7 +375,7 @@ mod tests {
             let class = ((a - 1) * 3 + d) * 3 + o;
             let rel = ((dy + 2) * 5 + dx + 2) as usize;
             features.push((
-                CONTROL.start + rel * CONTROL_CLASSES + class * 2 + drops,
+                CONTROL.start + rel * CONTROL_CLASSES + class * 4 + drops * 2 + to_move,
                 sign_of(color),
             ));
         }

@@ -71,12 +71,13 @@ pub fn selfplay_cli(args: &[String]) -> i32 {
     }
 }
 
-/// `hayate tune --data FILE [--validate FILE] [--out FILE] [--epochs N] [--rate R] [--reg L]
+/// `hayate tune --data FILE... [--validate FILE...] [--out FILE] [--epochs N] [--rate R] [--reg L]
 /// [--lambda X]`, or
 /// `hayate tune --initial --out FILE` for the untuned starting weights.
 pub fn tune_cli(args: &[String]) -> i32 {
-    let mut data = None;
-    let mut validation = None;
+    // Both repeat: the labelled data comes in batches, one file each.
+    let mut data: Vec<String> = Vec::new();
+    let mut validation: Vec<String> = Vec::new();
     let mut out = String::from("weights.txt");
     let mut tuning = tuner::Tuning {
         epochs: 100,
@@ -89,9 +90,9 @@ pub fn tune_cli(args: &[String]) -> i32 {
     let mut i = 0;
     while i < args.len() {
         let r = match args[i].as_str() {
-            "--data" => value(args, &mut i, "--data").map(|v: String| data = Some(v)),
+            "--data" => value(args, &mut i, "--data").map(|v: String| data.push(v)),
             "--out" => value(args, &mut i, "--out").map(|v| out = v),
-            "--validate" => value(args, &mut i, "--validate").map(|v: String| validation = Some(v)),
+            "--validate" => value(args, &mut i, "--validate").map(|v: String| validation.push(v)),
             "--epochs" => value(args, &mut i, "--epochs").map(|v| tuning.epochs = v),
             "--rate" => value(args, &mut i, "--rate").map(|v| tuning.learning_rate = v),
             "--reg" => value(args, &mut i, "--reg").map(|v| tuning.regularisation = v),
@@ -124,21 +125,21 @@ pub fn tune_cli(args: &[String]) -> i32 {
             }
         };
     }
-    let Some(data) = data else {
+    if data.is_empty() {
         eprintln!("hayate tune: --data FILE is required");
         return 2;
-    };
+    }
     crate::attacks::init();
-    let Some(mut samples) = load_samples(&data) else {
-        return 1;
-    };
-    let mut held_out = match validation {
-        Some(file) => match load_samples(&file) {
-            Some(s) => s,
-            None => return 1,
-        },
-        None => Vec::new(),
-    };
+    let mut samples = Vec::new();
+    let mut held_out = Vec::new();
+    for (files, into) in [(&data, &mut samples), (&validation, &mut held_out)] {
+        for file in files {
+            let Some(s) = load_samples(file) else {
+                return 1;
+            };
+            into.extend(s);
+        }
+    }
     let start = crate::eval::weights().to_vec();
     let (weights, _) = tuner::fit(&mut samples, &mut held_out, &start, &tuning, |l| {
         println!("{l}")
