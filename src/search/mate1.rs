@@ -10,19 +10,70 @@
 use crate::attacks;
 use crate::position::Position;
 use crate::types::{Bitboard, Move, Piece, PieceKind, Square};
+use arrayvec::ArrayVec;
 
-/// Whether `to` stays defended by one of our pieces other than the one coming from
-/// `from` (sliders behind the mover included).
-#[inline]
-fn supported(pos: &Position, to: Square, from: Option<Square>) -> bool {
-    let us = pos.side_to_move();
-    let mut occupied = pos.occupied() | Bitboard::from_square(to);
-    let mut exclude = Bitboard::EMPTY;
-    if let Some(f) = from {
-        occupied ^= Bitboard::from_square(f);
-        exclude = Bitboard::from_square(f);
+/// Our pieces that defend the squares next to the enemy king, worked out once per square:
+/// candidate checks (drops of several kinds, several movers) keep asking about the same
+/// few squares.
+struct Support {
+    known: ArrayVec<(Square, Bitboard), 8>,
+    /// Our lances, bishops, rooks, horses and dragons: the pieces that may defend a
+    /// square through the one that moves onto it.
+    sliders: Bitboard,
+}
+
+impl Support {
+    fn new(pos: &Position) -> Support {
+        let us = pos.side_to_move();
+        let mut sliders = Bitboard::EMPTY;
+        for kind in [
+            PieceKind::Lance,
+            PieceKind::Bishop,
+            PieceKind::Rook,
+            PieceKind::Horse,
+            PieceKind::Dragon,
+        ] {
+            sliders |= pos.pieces_of(us, kind);
+        }
+        Support {
+            known: ArrayVec::new(),
+            sliders,
+        }
     }
-    (pos.attackers_to(us, to, occupied) & !exclude & occupied).is_nonempty()
+
+    /// Our pieces attacking `to` (a square next to the enemy king) once something of
+    /// ours stands on it.
+    fn attackers(&mut self, pos: &Position, to: Square) -> Bitboard {
+        if let Some(&(_, a)) = self.known.iter().find(|(s, _)| *s == to) {
+            return a;
+        }
+        let occupied = pos.occupied() | Bitboard::from_square(to);
+        let a = pos.attackers_to(pos.side_to_move(), to, occupied);
+        if !self.known.is_full() {
+            self.known.push((to, a));
+        }
+        a
+    }
+
+    /// Whether `to` stays defended by one of our pieces other than the one coming from
+    /// `from` (sliders behind the mover included).
+    fn supported(&mut self, pos: &Position, to: Square, from: Option<Square>) -> bool {
+        let attackers = self.attackers(pos, to);
+        let Some(f) = from else {
+            return attackers.is_nonempty();
+        };
+        let from_bit = Bitboard::from_square(f);
+        if (attackers & !from_bit).is_nonempty() {
+            // Moving a piece away only opens lines: the others still defend.
+            return true;
+        }
+        if (attacks::line(to, f) & self.sliders & !from_bit).is_empty() {
+            return false;
+        }
+        // A slider of ours behind the mover, seen once the mover has left.
+        let occupied = (pos.occupied() | Bitboard::from_square(to)) ^ from_bit;
+        (pos.attackers_to(pos.side_to_move(), to, occupied) & !from_bit & occupied).is_nonempty()
+    }
 }
 
 /// What the defender has before our move, worked out once per call and only when a
@@ -104,6 +155,7 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
     let near = attacks::king(ksq);
     let knight_checks = attacks::knight(them, ksq);
     let mut defence: Option<Defence> = None;
+    let mut support = Support::new(pos);
 
     // Drops (a pawn drop that mates is illegal, so pawns are left out).
     let hand = pos.hand(us);
@@ -127,7 +179,7 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
             _ => Position::piece_attacks(Piece::new(them, kind), ksq, occupied),
         };
         for to in from_squares & !occupied {
-            if kind != PieceKind::Knight && !supported(pos, to, None) {
+            if kind != PieceKind::Knight && !support.supported(pos, to, None) {
                 continue;
             }
             let d = defence.get_or_insert_with(|| Defence::new(pos, ksq));
@@ -147,35 +199,36 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
     for s in near {
         close |= attacks::king(s);
     }
-    for from in pos.pieces(us) {
+    // Steppers must stand within two squares of the king to reach these targets;
+    // knights and sliders may come from anywhere.
+    let candidates =
+        (pos.pieces(us) & close) | pos.pieces_of(us, PieceKind::Knight) | support.sliders;
+    for from in candidates {
         let piece = pos.piece_at(from).expect("a piece");
         let kind = piece.kind();
-        let slider = matches!(
-            kind,
-            PieceKind::Lance
-                | PieceKind::Bishop
-                | PieceKind::Rook
-                | PieceKind::Horse
-                | PieceKind::Dragon
-        );
-        if kind == PieceKind::King || (!slider && kind != PieceKind::Knight && !close.has(from)) {
+        if kind == PieceKind::King {
             continue;
         }
         for to in Position::piece_attacks(piece, from, occupied) & targets {
             let contact = near.has(to);
-            if contact && !supported(pos, to, Some(from)) {
+            if contact && !support.supported(pos, to, Some(from)) {
                 continue;
             }
+            let may_promote = kind.can_promote() && (from.in_zone(us) || to.in_zone(us));
             for promote in [true, false] {
+                if promote && !may_promote {
+                    continue;
+                }
+                // The cheap tests first: most candidates are no check or easily answered.
                 let mv = Move::new(from, to, promote);
-                if !pos.is_legal(mv) || !pos.gives_check(mv) {
+                if !pos.gives_check(mv) {
                     continue;
                 }
                 let d = defence.get_or_insert_with(|| Defence::new(pos, ksq));
                 if d.refutes(pos, pos.moved_piece_after(mv), Some(from), to) {
                     continue;
                 }
-                if mates(pos, mv) {
+                if pos.is_legal(mv) && mates(pos, mv) {
                     return Some(mv);
                 }
             }
