@@ -286,8 +286,20 @@ impl Position {
     /// `color`'s pieces that attack `sq`, sliders seen through `occupied`.
     #[inline]
     pub fn attackers_to(&self, color: Color, sq: Square, occupied: Bitboard) -> Bitboard {
-        (self.step_attackers_to(color, sq) | self.slider_attackers_to(sq, occupied))
-            & self.pieces(color)
+        let own = self.pieces(color);
+        let mut attackers = self.step_attackers_to(color, sq) & own;
+        // The slider lookups only where a slider of ours stands on a line through `sq`
+        // (most squares the mate and legality tests ask about have none on one of them).
+        let diagonal = self.diagonal_sliders() & own;
+        if (attacks::bishop_pseudo(sq) & diagonal).is_nonempty() {
+            attackers |= attacks::bishop(sq, occupied) & diagonal;
+        }
+        let lances = self.pieces_of_kind(PieceKind::Lance) & attacks::lance_pseudo(!color, sq);
+        let straight = (self.straight_sliders() | lances) & own;
+        if (attacks::rook_pseudo(sq) & straight).is_nonempty() {
+            attackers |= attacks::rook(sq, occupied) & straight;
+        }
+        attackers
     }
 
     /// Both sides' sliders (bishops, rooks, horses, dragons, lances) that attack `sq`
