@@ -206,7 +206,18 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
     for from in candidates {
         let piece = pos.piece_at(from).expect("a piece");
         let kind = piece.kind();
-        if kind == PieceKind::King {
+        // A slider's lines on an empty board first: most miss the targets altogether,
+        // which spares the occupancy lookup.
+        let lines = match kind {
+            PieceKind::King => continue,
+            PieceKind::Lance => attacks::lance_pseudo(us, from),
+            PieceKind::Bishop => attacks::bishop_pseudo(from),
+            PieceKind::Rook => attacks::rook_pseudo(from),
+            PieceKind::Horse => attacks::bishop_pseudo(from) | attacks::king(from),
+            PieceKind::Dragon => attacks::rook_pseudo(from) | attacks::king(from),
+            _ => Bitboard::ALL,
+        };
+        if (lines & targets).is_empty() {
             continue;
         }
         for to in Position::piece_attacks(piece, from, occupied) & targets {

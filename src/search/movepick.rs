@@ -2,12 +2,12 @@
 //! only when the ones before it failed to cut off.
 //!
 //! Order: the transposition-table move; captures and promotions that do not lose
-//! material (by static exchange), most valuable victim first; the quiet moves, the two
-//! killers and the counter move first and the rest by history; last the losing captures.
-//! In check, the evasions come after the table move, captures first. Every move handed
-//! out is legal: the generators are legal, and the table move is checked first. (Killers
-//! are ranked inside the generated quiets rather than tried before generating them: that
-//! spares a legality test per killer at every node, which cost more than it saved.)
+//! material (by static exchange), most valuable victim first; the two killers and the
+//! counter move; the other quiet moves by history; last the losing captures. In check,
+//! the evasions come after the table move, captures first. Every move handed out is
+//! legal: the generators are legal, and the table, killer and counter moves are checked
+//! first. (The killers come before the quiets are generated: a node they cut off never
+//! generates or scores its hundred-odd quiet moves.)
 
 use super::history::{ContinuationRows, History};
 use super::see::{see_ge, value};
@@ -20,6 +20,7 @@ enum Stage {
     TtMove,
     GenerateCaptures,
     GoodCaptures,
+    Refutations,
     GenerateQuiets,
     Quiets,
     BadCaptures,
@@ -43,6 +44,10 @@ pub struct MovePicker {
     tt_move: Option<Move>,
     killers: [Option<Move>; 2],
     counter: Option<Move>,
+    /// The killers and the counter move already handed out, skipped among the quiets.
+    refutations: ArrayVec<Move, 3>,
+    /// The next of `killers[0]`, `killers[1]`, `counter` to try.
+    refutation_next: usize,
     continuation: ContinuationRows,
     moves: MoveList,
     /// Scores of `moves`, index for index (filled as the moves are generated, so a new
@@ -109,6 +114,8 @@ impl MovePicker {
             tt_move,
             killers,
             counter,
+            refutations: ArrayVec::new(),
+            refutation_next: 0,
             continuation: [None; 2],
             moves: MoveList::new(),
             scores: ArrayVec::new(),
@@ -183,8 +190,32 @@ impl MovePicker {
                         }
                         self.bad.push(mv);
                     }
-                    None => self.stage = Stage::GenerateQuiets,
+                    None => self.stage = Stage::Refutations,
                 },
+                Stage::Refutations => {
+                    if self.skip_quiets || self.refutation_next >= 3 {
+                        self.stage = Stage::GenerateQuiets;
+                        continue;
+                    }
+                    let candidate = match self.refutation_next {
+                        0 => self.killers[0],
+                        1 => self.killers[1],
+                        _ => self.counter,
+                    };
+                    self.refutation_next += 1;
+                    // Only a legal quiet move (as the quiet generator would make it) that
+                    // is neither the table move nor one already tried.
+                    if let Some(mv) = candidate {
+                        if Some(mv) != self.tt_move
+                            && !self.refutations.contains(&mv)
+                            && !is_tactical(pos, mv)
+                            && pos.is_legal(mv)
+                        {
+                            self.refutations.push(mv);
+                            return Some(mv);
+                        }
+                    }
+                }
                 Stage::GenerateQuiets => {
                     self.moves.clear();
                     if !self.skip_quiets {
@@ -193,7 +224,9 @@ impl MovePicker {
                     let side = pos.side_to_move();
                     self.scores.clear();
                     for &mv in self.moves.iter() {
-                        // Killers and the counter move first, then by history.
+                        // The killers and the counter move (handed out already, and
+                        // skipped below) still rank first, so the sort leaves the others in
+                        // the order they had when they were handed out with the quiets.
                         let special = if Some(mv) == self.killers[0] {
                             3 << 20
                         } else if Some(mv) == self.killers[1] {
@@ -210,9 +243,9 @@ impl MovePicker {
                                 + history.continuation(self.continuation, piece, mv),
                         );
                     }
-                    // Partial insertion sort: the moves with a positive score (killers,
-                    // counter, good history) best first; the rest keep generation order.
-                    // Sorting every quiet move cost a quarter of the search's time.
+                    // Partial insertion sort: the moves with a positive score best first;
+                    // the rest keep generation order. Sorting every quiet move cost a
+                    // quarter of the search's time.
                     let mut sorted = 0;
                     for i in 0..self.moves.len() {
                         let s = self.scores[i];
@@ -242,7 +275,7 @@ impl MovePicker {
                     }
                     let mv = self.moves[self.next];
                     self.next += 1;
-                    if Some(mv) != self.tt_move {
+                    if Some(mv) != self.tt_move && !self.refutations.contains(&mv) {
                         return Some(mv);
                     }
                 }
