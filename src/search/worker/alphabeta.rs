@@ -221,7 +221,9 @@ impl Worker {
                 }
             }
 
-            self.tt.prefetch(self.pos.key_after(mv));
+            let child_key = self.pos.key_after(mv);
+            self.tt.prefetch(child_key);
+            self.eval_cache.prefetch(child_key);
 
             // Check extension, for checks that do not simply lose the checking piece.
             let extension = i32::from(

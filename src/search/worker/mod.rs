@@ -118,6 +118,12 @@ impl EvalCache {
         (entry != 0 && (entry ^ key) >> 16 == 0).then_some(entry as u16 as i16 as i32)
     }
 
+    /// Starts fetching the entry of `key` (a child's, before the move is made).
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        crate::tt::prefetch(&self.entries[Self::slot(key)]);
+    }
+
     #[inline]
     fn put(&mut self, key: u64, eval: i32) {
         debug_assert!(eval.abs() <= i16::MAX as i32);

@@ -61,7 +61,9 @@ impl Worker {
                     continue;
                 }
             }
-            self.tt.prefetch(self.pos.key_after(mv));
+            let child_key = self.pos.key_after(mv);
+            self.tt.prefetch(child_key);
+            self.eval_cache.prefetch(child_key);
             self.make(mv, ply);
             let score = -self.quiescence::<PV>(-beta, -alpha, ply + 1);
             self.pos.undo();
