@@ -185,6 +185,11 @@ impl Worker {
                 continue;
             }
             searched += 1;
+            // The child's entries are fetched before the pruning tests, which gives the
+            // memory time to answer; a pruned move wastes one fetch.
+            let child_key = self.pos.key_after(mv);
+            self.tt.prefetch(child_key);
+            self.eval_cache.prefetch(child_key);
             let tactical = is_tactical(&self.pos, mv);
             let gives_check = self.pos.gives_check(mv);
             let moved = self.pos.moved_piece_after(mv);
@@ -221,9 +226,6 @@ impl Worker {
                 }
             }
 
-            let child_key = self.pos.key_after(mv);
-            self.tt.prefetch(child_key);
-            self.eval_cache.prefetch(child_key);
 
             // Check extension, for checks that do not simply lose the checking piece.
             let extension = i32::from(
