@@ -226,7 +226,6 @@ impl Worker {
                 }
             }
 
-
             // Check extension, for checks that do not simply lose the checking piece.
             let extension = i32::from(
                 gives_check
