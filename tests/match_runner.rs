@@ -126,6 +126,8 @@ fn an_engine_that_crashes_mid_game_loses_and_is_restarted() {
     );
     for g in &report.games {
         assert!(g.moves.len() >= 4, "{g:?}");
+        // Byoyomi only: every move's clock limit is the 300 ms byoyomi.
+        assert!(g.moves.iter().all(|m| m.limit_ms == Some(300)), "{g:?}");
     }
 }
 
@@ -435,6 +437,7 @@ fn hayate_plays_hayate_and_writes_readable_records() {
         "as black",
         "black won",
         "endings:",
+        "move times of hayate",
     ] {
         assert!(stdout.contains(needle), "missing '{needle}':\n{stdout}");
     }
@@ -497,6 +500,13 @@ fn check_json(path: &Path) -> Vec<(usize, usize, String)> {
             pos.play_unchecked(mv);
         }
         assert_eq!(list("times_ms").len(), moves.len());
+        // A fixed node limit: no clock, so no clock limit.
+        let limits = list("limits_ms");
+        assert_eq!(limits.len(), moves.len());
+        assert!(
+            limits.iter().all(|l| matches!(l, json::Value::Null)),
+            "{line}"
+        );
         assert_eq!(list("scores").len(), moves.len());
         assert_eq!(v.get("plies").unwrap().as_f64(), Some(moves.len() as f64));
         let result = str_field("result");

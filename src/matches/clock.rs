@@ -150,6 +150,15 @@ impl Clock {
         Duration::from_millis(ms)
     }
 
+    /// The time `side`'s own clock gives it for its next move (main time left plus byoyomi;
+    /// the increment comes after the move), without the runner's margin; `None` for a
+    /// fixed-limit search. A move that takes longer is late by the engine's clock even
+    /// when the margin lets it stand.
+    pub fn time_limit(&self, side: Color) -> Option<u64> {
+        let tc = &self.tc[side.index()];
+        (!tc.is_fixed()).then(|| self.remaining[side.index()] + tc.byoyomi_ms)
+    }
+
     /// Charges `elapsed` to `side`: main time first, then byoyomi; the increment is added
     /// after the move. A fixed-limit search is only bound by [`Clock::allowance`].
     pub fn charge(&mut self, side: Color, elapsed: Duration) -> Result<(), TimeUp> {

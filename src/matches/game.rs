@@ -227,6 +227,9 @@ pub struct PlayedMove {
     pub time_ms: u64,
     /// The mover's last reported score, centipawns from its side.
     pub score: Option<i32>,
+    /// What the mover's clock allowed for this move ([`Clock::time_limit`]), `None` under
+    /// a fixed node or depth limit.
+    pub limit_ms: Option<u64>,
 }
 
 /// Everything the records and the summary need about one finished game.
@@ -407,6 +410,7 @@ fn play_moves(
             format!("position {start} moves {}", usi_moves.join(" "))
         };
         let allowance = clock.allowance(side);
+        let limit_ms = clock.time_limit(side);
         let (reply, elapsed) = engine.think(&position, &clock.go_command(side), allowance);
         let reply = match reply {
             Ok(reply) => reply,
@@ -455,6 +459,7 @@ fn play_moves(
             mv,
             time_ms: elapsed.as_millis() as u64,
             score: reply.score,
+            limit_ms,
         });
         if try_win {
             return (
@@ -610,6 +615,7 @@ mod tests {
                 mv,
                 time_ms: 0,
                 score,
+                limit_ms: None,
             })
             .collect()
     }

@@ -11,7 +11,8 @@
 //! - [`game`]: one game, its referee and adjudication;
 //! - [`stats`]: Elo, LOS and SPRT;
 //! - [`record`]: the CSA and JSON-lines records;
-//! - this file: the worker threads, progress output and the final summary.
+//! - [`summary`]: the progress lines, the final summary and the engines' move times;
+//! - this file: the worker threads and the record files.
 
 pub mod cli;
 pub mod clock;
@@ -20,13 +21,13 @@ pub mod game;
 pub mod opening;
 pub mod record;
 pub mod stats;
+pub mod summary;
 
 pub use cli::{CliError, MatchConfig, USAGE};
 
 use engine::{Engine, EngineError};
-use game::{EndReason, GameRecord, GameSetup, Outcome, Player};
-use stats::{format_elo, Sprt, SprtDecision, Tally};
-use std::collections::BTreeMap;
+use game::{GameRecord, GameSetup, Player};
+use stats::{SprtDecision, Tally};
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
@@ -35,8 +36,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread;
 use std::time::{SystemTime, UNIX_EPOCH};
-
-use crate::types::Color;
+use summary::Summary;
 
 /// Why a match could not be played to the end.
 #[derive(Debug)]
@@ -168,7 +168,11 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchRepor
         }
     });
 
-    let _ = write!(out, "{}", summary.final_text(&records));
+    let _ = write!(
+        out,
+        "{}",
+        summary.final_text(&records.csa_path, &records.json_path)
+    );
     let _ = out.flush();
     if let Some(e) = fatal {
         return Err(e);
@@ -370,188 +374,4 @@ fn new_folder() -> Result<PathBuf, MatchError> {
         }
     }
     unreachable!("some folder name is free")
-}
-
-/// Running totals for the progress lines and the final summary.
-struct Summary {
-    names: [String; 2],
-    tally: Tally,
-    /// Engine 1's results by the colour it played.
-    by_color: [Tally; 2],
-    /// Wins by colour and draws, over all games with a result.
-    color_wins: [u32; 2],
-    draws: u32,
-    no_result: u32,
-    reasons: BTreeMap<EndReason, u32>,
-    /// Faults by the engine that committed them (the loser of a fault game).
-    faults: [BTreeMap<EndReason, u32>; 2],
-    sprt: Option<Sprt>,
-    /// The SPRT decision and the number of games it was reached after, once a bound is
-    /// crossed. Kept from then on: the match stops there.
-    sprt_verdict: Option<(SprtDecision, u32)>,
-}
-
-impl Summary {
-    fn new(names: [String; 2], sprt: Option<Sprt>) -> Summary {
-        Summary {
-            names,
-            tally: Tally::default(),
-            by_color: [Tally::default(); 2],
-            color_wins: [0; 2],
-            draws: 0,
-            no_result: 0,
-            reasons: BTreeMap::new(),
-            faults: [BTreeMap::new(), BTreeMap::new()],
-            sprt,
-            sprt_verdict: None,
-        }
-    }
-
-    fn add(&mut self, game: &GameRecord) {
-        *self.reasons.entry(game.reason).or_default() += 1;
-        match game.outcome {
-            Outcome::Win(c) => {
-                self.color_wins[c.index()] += 1;
-                if game.reason.is_fault() {
-                    let loser = game.engine_of[(!c).index()];
-                    *self.faults[loser].entry(game.reason).or_default() += 1;
-                }
-            }
-            Outcome::Draw => self.draws += 1,
-            Outcome::NoResult => self.no_result += 1,
-        }
-        if let Some(points) = game.points_of_engine(0) {
-            self.tally.add(points);
-            self.by_color[game.color_of(0).index()].add(points);
-        }
-        if let (Some(sprt), None) = (&self.sprt, self.sprt_verdict) {
-            if let Some(decision) = sprt.decision(&self.tally) {
-                self.sprt_verdict = Some((decision, self.tally.games()));
-            }
-        }
-    }
-
-    /// `W-L-D` of engine 1 and its score.
-    fn running_score(&self) -> String {
-        let t = &self.tally;
-        let score = t
-            .score()
-            .map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s));
-        format!("{}-{}-{} {score}", t.wins, t.losses, t.draws)
-    }
-
-    fn sprt_text(&self, sprt: &Sprt) -> String {
-        let (lower, upper) = sprt.bounds();
-        format!("LLR {:.2} [{lower:.2}, {upper:.2}]", sprt.llr(&self.tally))
-    }
-
-    /// One line per finished game, in the order games finish (with `--concurrency` that
-    /// need not be game order; the game number says which).
-    fn progress_line(&self, game: &GameRecord, total: usize) -> String {
-        let mut line = format!(
-            "game {}/{}: {} (black) vs {} (white), opening {}: {} {}, {} {}",
-            game.index + 1,
-            total,
-            game.names[0],
-            game.names[1],
-            game.opening_index + 1,
-            game.outcome.notation(),
-            game.reason,
-            game.moves.len(),
-            if game.moves.len() == 1 {
-                "ply"
-            } else {
-                "plies"
-            }
-        );
-        if game.reason.is_fault() || game.outcome == Outcome::NoResult {
-            line.push_str(&format!(" ({})", game.detail));
-        }
-        line.push_str(&format!(" | {}: {}", self.names[0], self.running_score()));
-        if let Some(sprt) = &self.sprt {
-            line.push_str(&format!(" | {}", self.sprt_text(sprt)));
-        }
-        line
-    }
-
-    fn final_text(&self, records: &Records) -> String {
-        let t = &self.tally;
-        let [a, b] = &self.names;
-        let mut s = String::new();
-        let wld = |t: &Tally| format!("{} won, {} lost, {} drawn", t.wins, t.losses, t.draws);
-        s.push_str(&format!("\nresult of {a} vs {b}\n"));
-        s.push_str(&format!(
-            "games: {} ({} without result)\n",
-            t.games() + self.no_result,
-            self.no_result
-        ));
-        s.push_str(&format!("{a}: {}", wld(t)));
-        if let Some(score) = t.score() {
-            s.push_str(&format!("; score {:.1}%", 100.0 * score));
-        }
-        s.push('\n');
-        if let Some(e) = t.elo() {
-            let one_kind = [t.wins, t.losses, t.draws].contains(&t.games());
-            let interval = if one_kind {
-                "no interval: every game had the same result".to_string()
-            } else {
-                format!(
-                    "95% interval {} .. {}",
-                    format_elo(e.lower),
-                    format_elo(e.upper)
-                )
-            };
-            s.push_str(&format!(
-                "Elo difference: {} ({interval})\n",
-                format_elo(e.elo)
-            ));
-            s.push_str(&format!("LOS: {:.1}%\n", 100.0 * t.los()));
-        }
-        s.push_str(&format!(
-            "{a} as black: {}; as white: {}\n",
-            wld(&self.by_color[Color::Black.index()]),
-            wld(&self.by_color[Color::White.index()])
-        ));
-        s.push_str(&format!(
-            "black won {}, white won {}, draws {}\n",
-            self.color_wins[0], self.color_wins[1], self.draws
-        ));
-        if let Some(sprt) = &self.sprt {
-            let verdict = match self.sprt_verdict {
-                Some((SprtDecision::AcceptH1, n)) => format!("H1 accepted after {n} games"),
-                Some((SprtDecision::AcceptH0, n)) => format!("H0 accepted after {n} games"),
-                None => "no decision".to_string(),
-            };
-            s.push_str(&format!(
-                "SPRT elo0 {} elo1 {} alpha {} beta {}: {}, {verdict}\n",
-                sprt.elo0,
-                sprt.elo1,
-                sprt.alpha,
-                sprt.beta,
-                self.sprt_text(sprt)
-            ));
-        }
-        let list = |m: &BTreeMap<EndReason, u32>| {
-            m.iter()
-                .map(|(r, n)| format!("{r} {n}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        s.push_str(&format!("endings: {}\n", list(&self.reasons)));
-        for (i, faults) in self.faults.iter().enumerate() {
-            if !faults.is_empty() {
-                s.push_str(&format!(
-                    "games lost by {} to faults: {}\n",
-                    self.names[i],
-                    list(faults)
-                ));
-            }
-        }
-        s.push_str(&format!(
-            "records: {}, {}\n",
-            records.csa_path.display(),
-            records.json_path.display()
-        ));
-        s
-    }
 }

@@ -234,8 +234,9 @@ fn json_array<T>(items: &[T], item: impl Fn(&T) -> String) -> String {
 }
 
 /// One game as a single-line JSON object. Game, opening and engine numbers are 1-based;
-/// `scores` are each mover's own view in centipawns (mates as ±(100000 − plies)), `null`
-/// where the engine reported none.
+/// `times_ms` are the moves' thinking times and `limits_ms` what each mover's clock allowed
+/// (`null` under a fixed node or depth limit); `scores` are each mover's own view in
+/// centipawns (mates as ±(100000 − plies)), `null` where the engine reported none.
 pub fn json_game(record: &GameRecord, engine_names: &[String; 2]) -> String {
     let winner = match record.outcome {
         Outcome::Win(c) => json_string(&c.to_string()),
@@ -265,6 +266,12 @@ pub fn json_game(record: &GameRecord, engine_names: &[String; 2]) -> String {
         (
             "times_ms",
             json_array(&record.moves, |m| m.time_ms.to_string()),
+        ),
+        (
+            "limits_ms",
+            json_array(&record.moves, |m| {
+                m.limit_ms.map_or("null".into(), |l| l.to_string())
+            }),
         ),
         (
             "scores",
@@ -308,6 +315,7 @@ mod tests {
                     mv,
                     time_ms: 1500,
                     score: Some(-20),
+                    limit_ms: Some(2000),
                 }
             })
             .collect();
@@ -412,7 +420,9 @@ mod tests {
         let line = json_game(&r, &names);
         assert!(!line.contains('\n'));
         assert!(line.starts_with("{\"game\":3,\"engines\":[\"one \\\"quoted\\\"\",\"two\"]"));
-        assert!(line.contains("\"moves\":[\"7g7f\"],\"times_ms\":[1500],\"scores\":[-20]"));
+        assert!(line.contains(
+            "\"moves\":[\"7g7f\"],\"times_ms\":[1500],\"limits_ms\":[2000],\"scores\":[-20]"
+        ));
         assert!(line.contains("\"winner\":\"white\",\"winner_engine\":1"));
         assert!(line.contains("\"detail\":\"line\\nbreak\""));
         assert_eq!(json_string("a\u{1}b"), "\"a\\u0001b\"");
