@@ -2,6 +2,11 @@
 //! table and prints the total nodes and speed. With one thread the node count is the same
 //! on every run and machine, so it identifies the search: commits that change the search
 //! or the evaluation quote it.
+//!
+//! `--movetime ms` searches each position for a fixed time instead. The node count then
+//! varies, but every thread count gets the same time on the same positions, which is the
+//! fair way to measure how the node rate scales with threads: a fixed depth ends each
+//! short search with threads idling while the last one finishes its iteration.
 
 use crate::matches::opening::Opening;
 use crate::position::Position;
@@ -36,6 +41,40 @@ pub fn parse_line(line: &str) -> Result<Position, String> {
     Opening::parse(line).map(|o| o.position())
 }
 
+/// How long each bench position is searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BenchLimit {
+    /// To this depth: the same nodes on every run with one thread.
+    Depth(i32),
+    /// For this many milliseconds.
+    Movetime(u64),
+}
+
+impl BenchLimit {
+    fn settings(self) -> Settings {
+        match self {
+            BenchLimit::Depth(depth) => Settings::fixed_depth(depth),
+            BenchLimit::Movetime(ms) => {
+                let mut settings = Settings::fixed_depth(MAX_DEPTH);
+                settings.limits.movetime = Some(ms);
+                settings
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for BenchLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BenchLimit::Depth(d) => write!(f, "depth {d}"),
+            BenchLimit::Movetime(ms) => write!(f, "movetime {ms} ms"),
+        }
+    }
+}
+
+/// The depth cap of a timed bench search (the time runs out long before it).
+const MAX_DEPTH: i32 = 64;
+
 /// Totals of one bench run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BenchResult {
@@ -49,9 +88,14 @@ impl BenchResult {
     }
 }
 
-/// Searches every bench position to `depth` with `threads` threads and a `hash_mib` table
-/// cleared before each position. `line` receives a line of text per position.
-pub fn run(depth: i32, threads: usize, hash_mib: usize, mut line: impl FnMut(&str)) -> BenchResult {
+/// Searches every bench position within `limit` with `threads` threads and a `hash_mib`
+/// table cleared before each position. `line` receives a line of text per position.
+pub fn run(
+    limit: BenchLimit,
+    threads: usize,
+    hash_mib: usize,
+    mut line: impl FnMut(&str),
+) -> BenchResult {
     let mut pool = ThreadPool::new(threads, hash_mib).expect("a table for the bench");
     let mut total = BenchResult {
         nodes: 0,
@@ -69,7 +113,7 @@ pub fn run(depth: i32, threads: usize, hash_mib: usize, mut line: impl FnMut(&st
                 Event::BestMove { decision, .. } => s.1 = format!("{decision:?}"),
             }
         });
-        let settings = Settings::fixed_depth(depth);
+        let settings = limit.settings();
         let started = Instant::now();
         pool.start(pos, settings, reporter);
         pool.wait();
@@ -88,9 +132,9 @@ pub fn run(depth: i32, threads: usize, hash_mib: usize, mut line: impl FnMut(&st
     total
 }
 
-/// `hayate bench [depth] [--threads n] [--hash mib]`.
+/// `hayate bench [depth] [--movetime ms] [--threads n] [--hash mib]`.
 pub fn run_cli(args: &[String]) -> i32 {
-    let mut depth = DEFAULT_DEPTH;
+    let mut limit = BenchLimit::Depth(DEFAULT_DEPTH);
     let mut threads = 1;
     let mut hash = 64;
     let mut i = 0;
@@ -101,15 +145,19 @@ pub fn run_cli(args: &[String]) -> i32 {
                 threads = v.clamp(1, 1024);
                 i += 1;
             }
+            ("--movetime", Some(v)) if v > 0 => {
+                limit = BenchLimit::Movetime(v as u64);
+                i += 1;
+            }
             ("--hash", Some(v)) => {
                 hash = v.clamp(1, 1 << 20);
                 i += 1;
             }
-            (d, _) if d.parse::<i32>().is_ok_and(|d| (1..=64).contains(&d)) => {
-                depth = d.parse().unwrap_or(DEFAULT_DEPTH)
+            (d, _) if d.parse::<i32>().is_ok_and(|d| (1..=MAX_DEPTH).contains(&d)) => {
+                limit = BenchLimit::Depth(d.parse().unwrap_or(DEFAULT_DEPTH))
             }
             (other, _) => {
-                eprintln!("hayate bench: unexpected argument '{other}'\nusage: hayate bench [depth 1-64] [--threads n] [--hash mib]");
+                eprintln!("hayate bench: unexpected argument '{other}'\nusage: hayate bench [depth 1-64 | --movetime ms] [--threads n] [--hash mib]");
                 return 2;
             }
         }
@@ -117,8 +165,8 @@ pub fn run_cli(args: &[String]) -> i32 {
     }
     crate::attacks::init();
     crate::eval::init();
-    let result = run(depth, threads, hash, |l| println!("{l}"));
-    println!("depth {depth} threads {threads} time {} ms", result.millis);
+    let result = run(limit, threads, hash, |l| println!("{l}"));
+    println!("{limit} threads {threads} time {} ms", result.millis);
     println!("{} nodes {} nps", result.nodes, result.nps());
     0
 }

@@ -913,8 +913,14 @@ fn eval_prints_the_term_table() {
 
 /// `hayate bench 6` from the command line: its last line and its node count.
 fn bench_nodes() -> u64 {
+    bench_run(&["bench", "6"]).0
+}
+
+/// Runs `hayate <args>` (a bench), checks its last line is `<n> nodes <n> nps` after 12
+/// position lines, and returns the nodes and the whole output.
+fn bench_run(args: &[&str]) -> (u64, String) {
     let out = Command::new(BIN)
-        .args(["bench", "6"])
+        .args(args)
         .output()
         .expect("run hayate bench");
     assert!(out.status.success(), "bench failed: {out:?}");
@@ -934,7 +940,7 @@ fn bench_nodes() -> u64 {
     );
     let positions = text.lines().filter(|l| l.starts_with("position ")).count();
     assert_eq!(positions, 12, "{text}");
-    w[0].parse().unwrap()
+    (w[0].parse().unwrap(), text)
 }
 
 #[test]
@@ -944,6 +950,29 @@ fn bench_from_the_command_line_is_deterministic() {
     let b = bench_nodes();
     assert!(a > 1000, "{a} nodes");
     assert_eq!(a, b, "two runs of bench 6 with one thread");
+}
+
+#[test]
+fn bench_with_a_movetime_searches_each_position_for_that_time() {
+    let _g = serial();
+    let (nodes, text) = bench_run(&["bench", "--movetime", "100", "--threads", "2"]);
+    assert!(nodes > 1000, "{text}");
+    assert!(text.contains("movetime 100 ms threads 2 time "), "{text}");
+    // Each position takes its 100 ms and not much more (a fixed depth would end most of
+    // them sooner); position 11 is a mate in one, played as soon as it is proved.
+    let times: Vec<u64> = text
+        .lines()
+        .filter(|l| l.starts_with("position "))
+        .map(|line| {
+            line.split_whitespace()
+                .skip_while(|w| *w != "nodes")
+                .nth(1)
+                .and_then(|w| w.parse().ok())
+                .unwrap_or_else(|| panic!("no time in {line:?}"))
+        })
+        .collect();
+    assert!(times.iter().all(|&ms| ms < 2000), "{text}");
+    assert!(times.iter().filter(|&&ms| ms >= 95).count() >= 11, "{text}");
 }
 
 // ---------------------------------------------------------------------------------------

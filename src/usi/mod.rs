@@ -225,8 +225,12 @@ impl Session {
             "bench" => {
                 self.finish_search();
                 let out = self.out.clone();
-                let result =
-                    crate::bench::run(crate::bench::DEFAULT_DEPTH, 1, 64, |l| out.info_string(l));
+                let result = crate::bench::run(
+                    crate::bench::BenchLimit::Depth(crate::bench::DEFAULT_DEPTH),
+                    1,
+                    64,
+                    |l| out.info_string(l),
+                );
                 self.out
                     .info_string(&format!("{} nodes {} nps", result.nodes, result.nps()));
             }
