@@ -31,7 +31,7 @@ first --engine, for both engines):
 time control (an engine's own time options replace the global ones entirely):
   --byoyomi <ms>             byoyomi per move (after --time if given)
   --time <ms>                main time per game
-  --inc <ms>                 Fischer increment, added after each move
+  --inc <ms>                 Fischer increment, usable by the move it comes with
   --nodes <n>  --depth <n>   fixed search limits (go nodes / go depth), no clock
 match options:
   --games <n>                games to play (default: two per opening)

@@ -13,7 +13,8 @@ use std::time::Duration;
 pub struct TimeControl {
     /// Main time at the start of the game.
     pub time_ms: u64,
-    /// Fischer increment, added after each move.
+    /// Fischer increment: each move may use it as it starts (`btime 40000 binc 10000`
+    /// allows 50 s, as USI GUIs mean it), and what is left over stays on the clock.
     pub inc_ms: u64,
     /// Byoyomi: time per move once the main time is spent.
     pub byoyomi_ms: u64,
@@ -141,26 +142,25 @@ impl Clock {
 
     /// The longest `side` may take over its next move before it loses on time.
     pub fn allowance(&self, side: Color) -> Duration {
-        let tc = &self.tc[side.index()];
-        let ms = if tc.is_fixed() {
-            self.move_timeout_ms
-        } else {
-            self.remaining[side.index()] + tc.byoyomi_ms + self.margin_ms
+        let ms = match self.time_limit(side) {
+            Some(limit) => limit + self.margin_ms,
+            None => self.move_timeout_ms,
         };
         Duration::from_millis(ms)
     }
 
-    /// The time `side`'s own clock gives it for its next move (main time left plus byoyomi;
-    /// the increment comes after the move), without the runner's margin; `None` for a
-    /// fixed-limit search. A move that takes longer is late by the engine's clock even
-    /// when the margin lets it stand.
+    /// The time `side`'s own clock gives it for its next move (main time left plus the
+    /// byoyomi or the increment), without the runner's margin; `None` for a fixed-limit
+    /// search. A move that takes longer is late by the engine's clock even when the margin
+    /// lets it stand.
     pub fn time_limit(&self, side: Color) -> Option<u64> {
         let tc = &self.tc[side.index()];
-        (!tc.is_fixed()).then(|| self.remaining[side.index()] + tc.byoyomi_ms)
+        (!tc.is_fixed()).then(|| self.remaining[side.index()] + tc.byoyomi_ms + tc.inc_ms)
     }
 
     /// Charges `elapsed` to `side`: main time first, then byoyomi; the increment is added
-    /// after the move. A fixed-limit search is only bound by [`Clock::allowance`].
+    /// as the move starts, so a move may spend it at once. A fixed-limit search is only
+    /// bound by [`Clock::allowance`].
     pub fn charge(&mut self, side: Color, elapsed: Duration) -> Result<(), TimeUp> {
         let used_ms = elapsed.as_millis().min(u64::MAX as u128) as u64;
         let allowed_ms = self.allowance(side).as_millis() as u64;
@@ -173,7 +173,7 @@ impl Clock {
         let tc = &self.tc[side.index()];
         if !tc.is_fixed() {
             let left = &mut self.remaining[side.index()];
-            *left = left.saturating_sub(used_ms) + tc.inc_ms;
+            *left = (*left + tc.inc_ms).saturating_sub(used_ms);
         }
         Ok(())
     }
@@ -224,8 +224,9 @@ mod tests {
     }
 
     #[test]
-    fn fischer_adds_the_increment_after_the_move() {
+    fn fischer_increments_may_be_spent_by_the_move_they_belong_to() {
         let mut clock = Clock::new([tc(1000, 100, 0), tc(2000, 50, 0)], 0, 60_000);
+        assert_eq!(clock.time_limit(Color::Black), Some(1100));
         clock
             .charge(Color::Black, Duration::from_millis(300))
             .unwrap();
@@ -234,9 +235,21 @@ mod tests {
             clock.go_command(Color::White),
             "go btime 800 wtime 2000 binc 100 winc 50"
         );
-        assert!(clock
-            .charge(Color::Black, Duration::from_millis(801))
-            .is_err());
+        // `btime 800 binc 100`: 900 ms may be spent now, and then nothing is left.
+        assert_eq!(clock.allowance(Color::Black), Duration::from_millis(900));
+        clock
+            .charge(Color::Black, Duration::from_millis(900))
+            .unwrap();
+        assert_eq!(clock.remaining_ms(Color::Black), 0);
+        // The next move has its own increment only.
+        let late = clock.charge(Color::Black, Duration::from_millis(101));
+        assert_eq!(
+            late,
+            Err(TimeUp {
+                used_ms: 101,
+                allowed_ms: 100
+            })
+        );
     }
 
     #[test]
