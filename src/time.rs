@@ -11,7 +11,8 @@
 //! - `NetworkDelay2` (ms): the margin kept when the move must arrive before the byoyomi
 //!   runs out (the main time is spent), where being late loses;
 //! - `MinimumThinkingTime` (ms): the engine thinks at least this long when the clock
-//!   allows it, rather than replying at once;
+//!   allows it (the minimum is no more than an even share of the main time plus the
+//!   byoyomi or increment), rather than replying at once;
 //! - `SlowMover` (%): scales the optimum time (100 = normal, 150 = think half as long
 //!   again).
 //!
@@ -132,7 +133,12 @@ pub fn budget(clock: Clock, ply: u32, options: TimeOptions) -> Budget {
         let maximum = (time_left / 8).min(hard);
         (optimum.min(maximum), maximum)
     };
-    let minimum = options.minimum_thinking_time.min(maximum);
+    // The minimum thinking time is for a clock that can afford it: never more than an
+    // even share of the main time plus this move's byoyomi or increment. Without that
+    // cap a short clock (10 s sudden death, 3 s + 100 ms) spent an eighth of what was
+    // left on every move, and played its endgame at a few milliseconds a move.
+    let affordable = time_left / moves_to_go + byoyomi.max(increment);
+    let minimum = options.minimum_thinking_time.min(affordable).min(maximum);
     let optimum = optimum.max(minimum).min(maximum);
     Budget {
         optimum: Duration::from_millis(optimum),
@@ -241,6 +247,74 @@ mod tests {
         );
         assert!(ms(b.maximum) <= 300 / 8 + 1);
         assert!(b.optimum <= b.maximum);
+    }
+
+    /// Plays out a game on `clock` where every move takes its optimum, and returns the
+    /// optimum of each of our moves (plies 1, 3, 5, ...).
+    fn optimums_over_a_game(mut clock: Clock, moves: u32) -> Vec<u64> {
+        let mut out = Vec::new();
+        for n in 0..moves {
+            let b = budget(clock, 2 * n + 1, TimeOptions::default());
+            let spent = ms(b.optimum);
+            assert!(spent <= clock.time_left + clock.increment.max(clock.byoyomi));
+            clock.time_left = (clock.time_left + clock.increment).saturating_sub(spent);
+            out.push(spent);
+        }
+        out
+    }
+
+    #[test]
+    fn a_short_sudden_death_is_spread_over_the_game() {
+        let clock = Clock {
+            time_left: 10_000,
+            byoyomi: 0,
+            increment: 0,
+        };
+        let t = optimums_over_a_game(clock, 80);
+        // Not an eighth of the clock per move (the default 2 s minimum capped by the
+        // maximum did that), and the 60th move still has a real search.
+        assert!(t[0] <= 250, "{t:?}");
+        assert!(t[59] >= 20, "{t:?}");
+        assert!(t.iter().sum::<u64>() <= 10_000);
+    }
+
+    #[test]
+    fn a_short_increment_is_spent_move_by_move() {
+        let clock = Clock {
+            time_left: 3_000,
+            byoyomi: 0,
+            increment: 100,
+        };
+        let t = optimums_over_a_game(clock, 80);
+        assert!(t[0] <= 250, "{t:?}");
+        // The increment keeps every move near its size to the end.
+        assert!(t[79] >= 75, "{t:?}");
+    }
+
+    #[test]
+    fn a_long_clock_keeps_the_minimum_thinking_time() {
+        let b = budget(
+            Clock {
+                time_left: 60_000,
+                byoyomi: 0,
+                increment: 0,
+            },
+            100,
+            TimeOptions::default(),
+        );
+        // 35 moves still to play: the plan (60 s / 45 = 1.33 s) is raised towards the
+        // 2 s minimum as far as an even share of the clock (60 s / 35) affords.
+        assert_eq!(ms(b.optimum), 1_714);
+        let b = budget(
+            Clock {
+                time_left: 300_000,
+                byoyomi: 0,
+                increment: 0,
+            },
+            100,
+            TimeOptions::default(),
+        );
+        assert!(ms(b.optimum) > 2_000);
     }
 
     #[test]
