@@ -85,6 +85,31 @@ pub struct Budget {
     pub optimum: Duration,
     /// Hard deadline, counted from the start of the move (or from `ponderhit`).
     pub maximum: Duration,
+    /// The time is used to the deadline, however settled the search: time left unused
+    /// is lost (pure byoyomi, a fixed movetime).
+    pub use_all: bool,
+}
+
+impl Budget {
+    /// A fixed time, used in full (`go movetime`).
+    pub fn fixed(time: Duration) -> Budget {
+        Budget {
+            optimum: time,
+            maximum: time,
+            use_all: true,
+        }
+    }
+
+    /// Whether a search that has run for `elapsed` should start no further iteration,
+    /// with the optimum scaled by `factor` ([`stretch`], at most 2.5 times).
+    pub fn spent(&self, elapsed: Duration, factor: f64) -> bool {
+        let limit = if self.use_all {
+            self.maximum
+        } else {
+            self.optimum.mul_f64(factor.clamp(0.0, 2.5))
+        };
+        elapsed >= limit.min(self.maximum)
+    }
 }
 
 /// The budget for a move at game ply `ply` (1-based, as SFEN counts) with `clock`.
@@ -113,7 +138,7 @@ pub fn budget(clock: Clock, ply: u32, options: TimeOptions) -> Budget {
 
     let (optimum, maximum) = if byoyomi > 0 {
         if time_left == 0 {
-            // Pure byoyomi: time not used is lost, so use nearly all of it.
+            // Pure byoyomi: time not used is lost, so use all of it (`use_all` below).
             (hard, hard)
         } else {
             // Main time first, then the byoyomi that follows.
@@ -143,6 +168,9 @@ pub fn budget(clock: Clock, ply: u32, options: TimeOptions) -> Budget {
     Budget {
         optimum: Duration::from_millis(optimum),
         maximum: Duration::from_millis(maximum),
+        // Nothing saved in pure byoyomi can be spent later: a settled search that
+        // stopped early (at 70% of the optimum) only threw part of its byoyomi away.
+        use_all: in_byoyomi_only,
     }
 }
 
@@ -184,6 +212,43 @@ mod tests {
         );
         assert_eq!(ms(b.maximum), 10_000 - 1120);
         assert_eq!(b.optimum, b.maximum);
+        assert!(b.use_all);
+    }
+
+    #[test]
+    fn a_settled_search_stops_early_only_where_the_time_can_be_saved() {
+        let settled = stretch(0.0, 0, 10);
+        assert!(settled < 1.0);
+        let byoyomi_only = Clock {
+            time_left: 0,
+            byoyomi: 1_000,
+            increment: 0,
+        };
+        let with_main_time = Clock {
+            time_left: 600_000,
+            ..byoyomi_only
+        };
+        let options = TimeOptions {
+            network_delay: 0,
+            network_delay2: 100,
+            ..TimeOptions::default()
+        };
+        // Pure byoyomi: a settled search goes on to the deadline (it used to stop at 70%).
+        let b = budget(byoyomi_only, 80, options);
+        assert!(!b.spent(Duration::from_millis(700), settled));
+        assert!(!b.spent(Duration::from_millis(899), settled));
+        assert!(b.spent(Duration::from_millis(900), settled));
+        // With main time left, the same search stops before its optimum, and an
+        // unsettled one goes on past it.
+        let b = budget(with_main_time, 80, options);
+        assert!(!b.use_all);
+        assert!(b.spent(b.optimum.mul_f64(0.95), settled), "{b:?}");
+        assert!(!b.spent(b.optimum, stretch(3.0, 100, 0)), "{b:?}");
+        assert!(b.spent(b.maximum, stretch(3.0, 100, 0)), "{b:?}");
+        // A fixed movetime is used in full.
+        let fixed = Budget::fixed(Duration::from_millis(500));
+        assert!(!fixed.spent(Duration::from_millis(499), settled));
+        assert!(fixed.spent(Duration::from_millis(500), 2.5));
     }
 
     #[test]

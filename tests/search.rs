@@ -953,6 +953,12 @@ fn pure_byoyomi_clock_answers_before_the_byoyomi_ends() {
         took < Duration::from_millis(1000),
         "byoyomi 1000 took {took:?}"
     );
+    // Time left unused in pure byoyomi is lost: the search runs to its deadline (the
+    // byoyomi less the default margin, here half of it) however settled it is.
+    assert!(
+        took >= Duration::from_millis(500),
+        "byoyomi 1000 used only {took:?}"
+    );
     assert!(o.last().depth >= 2);
 }
 
@@ -1245,6 +1251,8 @@ fn one_thread_is_deterministic_and_clear_forgets_everything() {
     let mut p = pool(1);
     signature(&mut p, &other, 7);
     signature(&mut p, &root, 8);
+    p.clear();
+    // A second clear with no search between them (isready, then usinewgame) is free.
     p.clear();
     assert_eq!(
         signature(&mut p, &root, 8),

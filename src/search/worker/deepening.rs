@@ -75,8 +75,9 @@ impl Worker {
             if self.root_moves.len() == 1 && depth >= 4 && job.budget.is_some() {
                 break;
             }
-            // A fixed movetime is used in full: only the hard deadline ends it.
-            if let (Some(budget), None) = (job.budget, limits.movetime) {
+            // A fixed movetime and a pure byoyomi have their whole time as the minimum:
+            // only the hard deadline ends them.
+            if let Some(budget) = job.budget {
                 if !self.shared.pondering.load(Ordering::Relaxed) {
                     let drop = if previous_iteration_score == -INFINITE {
                         0
@@ -85,8 +86,7 @@ impl Worker {
                     };
                     let factor =
                         crate::time::stretch(self.best_move_changes, drop, stable_iterations);
-                    let elapsed = job.start.elapsed();
-                    if elapsed.as_secs_f64() >= budget.optimum.as_secs_f64() * factor.min(2.5) {
+                    if budget.spent(job.start.elapsed(), factor) {
                         break;
                     }
                 }
