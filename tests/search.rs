@@ -1252,7 +1252,8 @@ fn one_thread_is_deterministic_and_clear_forgets_everything() {
     signature(&mut p, &other, 7);
     signature(&mut p, &root, 8);
     p.clear();
-    // A second clear with no search between them (isready, then usinewgame) is free.
+    // A second clear with no search since the first (isready, then usinewgame) does
+    // nothing, and the pool is still as new.
     p.clear();
     assert_eq!(
         signature(&mut p, &root, 8),

@@ -75,8 +75,8 @@ impl Worker {
             if self.root_moves.len() == 1 && depth >= 4 && job.budget.is_some() {
                 break;
             }
-            // A fixed movetime and a pure byoyomi have their whole time as the minimum:
-            // only the hard deadline ends them.
+            // A fixed movetime and a pure byoyomi are used to the deadline
+            // (`Budget::use_all`): time left over there is lost.
             if let Some(budget) = job.budget {
                 if !self.shared.pondering.load(Ordering::Relaxed) {
                     let drop = if previous_iteration_score == -INFINITE {
