@@ -136,17 +136,15 @@ pub fn budget(clock: Clock, ply: u32, options: TimeOptions) -> Budget {
     let moves_to_go = (60u64.saturating_sub(ply as u64 / 4)).max(20);
     let slow = options.slow_mover.max(1);
 
-    let (optimum, maximum) = if byoyomi > 0 {
-        if time_left == 0 {
-            // Pure byoyomi: time not used is lost, so use all of it (`use_all` below).
-            (hard, hard)
-        } else {
-            // Main time first, then the byoyomi that follows.
-            let share = time_left / moves_to_go;
-            let optimum = (share + byoyomi) * slow / 100;
-            let maximum = (time_left / 4 + byoyomi).min(hard);
-            (optimum.min(maximum), maximum)
-        }
+    let (optimum, maximum) = if in_byoyomi_only {
+        // Pure byoyomi: time not used is lost, so use all of it (`use_all` below).
+        (hard, hard)
+    } else if byoyomi > 0 {
+        // Main time first, then the byoyomi that follows.
+        let share = time_left / moves_to_go;
+        let optimum = (share + byoyomi) * slow / 100;
+        let maximum = (time_left / 4 + byoyomi).min(hard);
+        (optimum.min(maximum), maximum)
     } else if increment > 0 {
         let share = time_left / moves_to_go + increment * 3 / 4;
         let optimum = share * slow / 100;
