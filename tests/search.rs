@@ -92,6 +92,7 @@ fn settings_with(limits: Limits, rule: EnteringKingRule) -> Settings {
         rule,
         time: TimeOptions::default(),
         max_moves_to_draw: 0,
+        eval: Default::default(),
     }
 }
 

@@ -17,8 +17,12 @@
 //! Because the sum is linear in the weights ([`params`]), the same walk over the position
 //! serves three callers through [`Sink`]: the search (a running total), the `eval` command
 //! (a breakdown by term) and the tuner (the feature counts themselves).
+//!
+//! [`nnue`] reads and runs YaneuraOu's NNUE nets instead; [`Evaluator`] says which of the
+//! two a search uses.
 
 mod control;
+pub mod nnue;
 pub mod params;
 mod placement;
 
@@ -66,6 +70,76 @@ fn compact(weights: &[i32]) -> Box<[i16]> {
         .iter()
         .map(|&w| w.clamp(i16::MIN as i32, i16::MAX as i32) as i16)
         .collect()
+}
+
+/// The evaluation a search uses.
+#[derive(Clone, Debug, Default)]
+pub enum Evaluator {
+    /// The hand-made linear evaluation of this module.
+    #[default]
+    Linear,
+    /// An NNUE net, shared by every thread, and the `FV_SCALE` its output is divided by.
+    Nnue {
+        net: std::sync::Arc<nnue::Network>,
+        fv_scale: i32,
+    },
+}
+
+impl Evaluator {
+    /// The static evaluation of `pos` for the side to move, from scratch (the search
+    /// keeps its own incremental state instead). Positions the net cannot evaluate (a
+    /// king missing) get the linear evaluation.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        match self {
+            Evaluator::Linear => evaluate(pos),
+            Evaluator::Nnue { net, fv_scale } => net
+                .evaluate(pos, *fv_scale)
+                .unwrap_or_else(|| evaluate(pos)),
+        }
+    }
+
+    /// Whether two evaluators give the same values (the same net and scale).
+    pub fn same_as(&self, other: &Evaluator) -> bool {
+        match (self, other) {
+            (Evaluator::Linear, Evaluator::Linear) => true,
+            (
+                Evaluator::Nnue { net, fv_scale },
+                Evaluator::Nnue {
+                    net: n,
+                    fv_scale: f,
+                },
+            ) => std::sync::Arc::ptr_eq(net, n) && fv_scale == f,
+            _ => false,
+        }
+    }
+
+    /// The `eval` command's text: the linear evaluation term by term, or the net's
+    /// description; the last line gives the evaluation for the side to move.
+    pub fn explain(&self, pos: &Position) -> String {
+        match self {
+            Evaluator::Linear => explain(pos),
+            Evaluator::Nnue { net, fv_scale } => {
+                let mut text = format!(
+                    "NNUE {} ({} kernels), FV_SCALE {fv_scale}\n",
+                    net.arch().name(),
+                    match net.kernels() {
+                        nnue::Kernels::Avx2 => "AVX2",
+                        nnue::Kernels::Portable => "portable",
+                    }
+                );
+                if !nnue::features::supports(pos) {
+                    text.push_str("a king is missing: the linear evaluation stands in\n");
+                }
+                let _ = write!(
+                    text,
+                    "total for the side to move ({}): {}",
+                    pos.side_to_move().sfen_char(),
+                    self.evaluate(pos)
+                );
+                text
+            }
+        }
+    }
 }
 
 /// The environment variable that names a weights file to use instead of the shipped one.

@@ -55,6 +55,8 @@ pub struct Settings {
     pub time: TimeOptions,
     /// `MaxMovesToDraw`: the game is drawn once the move number passes this (0 = never).
     pub max_moves_to_draw: u32,
+    /// The static evaluation: the linear one or an NNUE net.
+    pub eval: crate::eval::Evaluator,
 }
 
 impl Settings {
@@ -69,6 +71,7 @@ impl Settings {
             rule: EnteringKingRule::default(),
             time: TimeOptions::default(),
             max_moves_to_draw: 0,
+            eval: crate::eval::Evaluator::default(),
         }
     }
 }

@@ -96,6 +96,7 @@ fn play_game(
             rule: EnteringKingRule::CsaRule27,
             time: TimeOptions::default(),
             max_moves_to_draw: 0,
+            eval: crate::eval::Evaluator::Linear,
         };
         pool.start(pos.clone(), settings, reporter);
         pool.wait();

@@ -5,6 +5,7 @@
 //! are answered while it runs. Every line goes out whole and flushed through [`Output`].
 
 mod book;
+mod evalfile;
 mod go;
 mod info;
 mod mate;
@@ -140,6 +141,8 @@ pub struct Session {
     book_answer: Option<String>,
     /// `go mate` runs here, apart from the search threads.
     mate: mate::MateRunner,
+    /// The evaluation: the linear one or a net from `EvalFile`/`EvalDir`.
+    eval: evalfile::EvalState,
 }
 
 impl Session {
@@ -153,6 +156,7 @@ impl Session {
             book: crate::book::BookPlayer::new(),
             book_answer: None,
             mate: mate::MateRunner::default(),
+            eval: evalfile::EvalState::default(),
         }
     }
 
@@ -185,6 +189,7 @@ impl Session {
                     // A new game is coming: start it with an empty table.
                     self.prepare_pool().clear();
                     self.prepare_book();
+                    self.prepare_eval(true);
                 }
                 self.out.line("readyok");
             }
@@ -218,7 +223,8 @@ impl Session {
             }
             "d" => self.show_board(),
             "eval" => {
-                for l in crate::eval::explain(&self.position).lines() {
+                self.prepare_eval(false);
+                for l in self.evaluator().explain(&self.position).lines() {
                     self.out.line(l);
                 }
             }
@@ -362,6 +368,9 @@ impl Session {
         if self.play_book_move(&params) {
             return;
         }
+        // `go` without `isready` after a change of net: load it now rather than search
+        // with the old one.
+        self.prepare_eval(false);
         let searchmoves: Vec<Move> = params
             .searchmoves
             .iter()
@@ -393,6 +402,7 @@ impl Session {
             limits,
             rule: self.options.entering_king_rule(),
             max_moves_to_draw: self.options.max_moves_to_draw(),
+            eval: self.evaluator(),
             time: TimeOptions {
                 network_delay: self.options.network_delay(),
                 network_delay2: self.options.network_delay2(),

@@ -22,6 +22,9 @@ enum Kind {
     Filename {
         default: &'static str,
     },
+    Text {
+        default: &'static str,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -160,7 +163,47 @@ const TABLE: &[(&str, Kind)] = &[
             default: 100,
         },
     ),
+    (
+        "EvalFile",
+        Kind::Filename {
+            default: EVAL_INTERNAL,
+        },
+    ),
+    (
+        "EvalDir",
+        Kind::Text {
+            default: EVAL_DIR_NONE,
+        },
+    ),
+    (
+        "FV_SCALE",
+        Kind::Spin {
+            min: 1,
+            max: 128,
+            default: crate::eval::nnue::DEFAULT_FV_SCALE as i64,
+        },
+    ),
 ];
+
+/// `EvalFile` for the built-in evaluation.
+pub const EVAL_INTERNAL: &str = "internal";
+/// `EvalFile` for the hand-made linear evaluation.
+pub const EVAL_LINEAR: &str = "linear";
+/// `EvalDir` when no folder is given (YaneuraOu's word for its embedded net).
+pub const EVAL_DIR_NONE: &str = "<internal>";
+/// The file YaneuraOu reads from `EvalDir`.
+pub const EVAL_DIR_FILE: &str = "nn.bin";
+
+/// Where the evaluation comes from, as the options say.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EvalSource {
+    /// The built-in evaluation.
+    Internal,
+    /// The hand-made linear evaluation.
+    Linear,
+    /// A net file.
+    File(String),
+}
 
 /// Why a `setoption` was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -206,9 +249,9 @@ impl Default for Options {
             .map(|(_, kind)| match kind {
                 Kind::Spin { default, .. } => Value::Int(*default),
                 Kind::Check { default } => Value::Bool(*default),
-                Kind::Combo { default, .. } | Kind::Filename { default } => {
-                    Value::Text(default.to_string())
-                }
+                Kind::Combo { default, .. }
+                | Kind::Filename { default }
+                | Kind::Text { default } => Value::Text(default.to_string()),
             })
             .collect();
         Options { values }
@@ -236,6 +279,9 @@ impl Options {
                 }
                 Kind::Filename { default } => {
                     format!("option name {name} type filename default {default}")
+                }
+                Kind::Text { default } => {
+                    format!("option name {name} type string default {default}")
                 }
             })
             .collect()
@@ -276,7 +322,7 @@ impl Options {
                 Some(v) => Value::Text(v.to_string()),
                 None => return Err(bad(&format!("one of {}", vars.join(" ")))),
             },
-            Kind::Filename { .. } => Value::Text(value.to_string()),
+            Kind::Filename { .. } | Kind::Text { .. } => Value::Text(value.to_string()),
         };
         Ok(note)
     }
@@ -307,6 +353,26 @@ impl Options {
         }
     }
 
+    /// Where the evaluation comes from: `EvalFile` when it is set, else the file
+    /// `nn.bin` in `EvalDir` when that is set (YaneuraOu's convention), else built in.
+    pub fn eval_source(&self) -> EvalSource {
+        let file = self.text("EvalFile").trim();
+        let dir = self.text("EvalDir").trim();
+        if file.eq_ignore_ascii_case(EVAL_LINEAR) {
+            EvalSource::Linear
+        } else if !file.is_empty() && !file.eq_ignore_ascii_case(EVAL_INTERNAL) {
+            EvalSource::File(file.to_string())
+        } else if !dir.is_empty() && dir != EVAL_DIR_NONE {
+            let path = std::path::Path::new(dir).join(EVAL_DIR_FILE);
+            EvalSource::File(path.to_string_lossy().into_owned())
+        } else {
+            EvalSource::Internal
+        }
+    }
+    /// `FV_SCALE`: the net's output units per unit of evaluation.
+    pub fn fv_scale(&self) -> i32 {
+        self.int("FV_SCALE") as i32
+    }
     /// Transposition table size in MiB.
     pub fn hash_mib(&self) -> usize {
         self.int("USI_Hash") as usize

@@ -119,8 +119,7 @@ impl Worker {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 self.frames[p].current = None;
                 self.frames[p].null_move = true;
-                self.pos.play_null();
-                self.placement[p + 1] = self.placement[p];
+                self.make_null(ply);
                 let score = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
                 self.pos.undo_null();
                 self.frames[p].null_move = false;

@@ -15,7 +15,7 @@ use super::movepick::{is_tactical, previous_move, MovePicker};
 use super::score::*;
 use super::see::{see_ge, value};
 use super::{Event, Progress, ScoreBound};
-use crate::eval;
+use crate::eval::{self, nnue, Evaluator};
 use crate::position::{EnteringKingRule, Position, Repetition};
 use crate::threads::{Job, Shared, ThreadResult};
 use crate::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable};
@@ -85,6 +85,12 @@ pub struct Worker {
     best_move_changes: f64,
     /// Recent static evaluations by position key (see [`EvalCache`]).
     eval_cache: EvalCache,
+    /// The evaluation of the current job.
+    evaluator: Evaluator,
+    /// The net, when the evaluation is one, with its `FV_SCALE`.
+    net: Option<(Arc<nnue::Network>, i32)>,
+    /// The net's accumulators along the current line.
+    accumulators: nnue::AccumulatorStack,
 }
 
 /// A small direct-mapped table of static evaluations, one per thread. Leaves that fail
@@ -155,6 +161,9 @@ impl Worker {
             job: None,
             best_move_changes: 0.0,
             eval_cache: EvalCache::new(),
+            evaluator: Evaluator::Linear,
+            net: None,
+            accumulators: nnue::AccumulatorStack::new(),
         }
     }
 
@@ -179,7 +188,19 @@ impl Worker {
     pub fn search_job(&mut self, job: Arc<Job>) {
         self.tt = job.tt.clone();
         self.pos = job.root.clone();
-        self.placement[0] = eval::placement(&self.pos);
+        if !self.evaluator.same_as(&job.settings.eval) {
+            // Cached evaluations are another evaluation's.
+            self.eval_cache = EvalCache::new();
+            self.evaluator = job.settings.eval.clone();
+        }
+        self.net = match &self.evaluator {
+            Evaluator::Nnue { net, fv_scale } => Some((net.clone(), *fv_scale)),
+            Evaluator::Linear => None,
+        };
+        match &self.net {
+            Some((net, _)) => self.accumulators.reset(net, self.placement.len()),
+            None => self.placement[0] = eval::placement(&self.pos),
+        }
         self.rule = job.settings.rule;
         self.max_moves_to_draw = job.settings.max_moves_to_draw;
         self.nodes = 0;
@@ -286,23 +307,56 @@ impl Worker {
         if let Some(eval) = self.eval_cache.get(key) {
             return eval;
         }
-        let placement = self.placement[ply as usize];
-        debug_assert_eq!(placement, eval::placement(&self.pos));
-        let eval = eval::evaluate_from(&self.pos, placement).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        let eval = match &self.net {
+            Some((net, fv_scale)) => {
+                if nnue::features::supports(&self.pos) {
+                    self.accumulators
+                        .evaluate(net, &self.pos, ply as usize, *fv_scale)
+                } else {
+                    // The nets need both kings (tsume positions may lack one).
+                    eval::evaluate(&self.pos)
+                }
+            }
+            None => {
+                let placement = self.placement[ply as usize];
+                debug_assert_eq!(placement, eval::placement(&self.pos));
+                eval::evaluate_from(&self.pos, placement)
+            }
+        }
+        .clamp(-EVAL_LIMIT, EVAL_LIMIT);
         self.eval_cache.put(key, eval);
         eval
     }
 
-    /// Plays `mv` from ply `ply`, keeping the placement score of the next ply.
+    /// Plays `mv` from ply `ply`, keeping the evaluation's state of the next ply: the
+    /// net's changed features, or the linear evaluation's placement score.
     #[inline]
     fn make(&mut self, mv: Move, ply: i32) {
         let p = ply as usize;
+        if self.net.is_some() {
+            self.accumulators
+                .push(p + 1, nnue::Dirty::of_move(&self.pos, mv));
+            self.pos.play_unchecked(mv);
+            return;
+        }
         let delta = eval::placement_delta(&self.pos, mv);
         self.pos.play_unchecked(mv);
         self.placement[p + 1] = match delta {
             Some(d) => self.placement[p] + d,
             None => eval::placement(&self.pos),
         };
+    }
+
+    /// Passes the turn at ply `ply` (null-move pruning); `pos.undo_null` takes it back.
+    #[inline]
+    fn make_null(&mut self, ply: i32) {
+        let p = ply as usize;
+        self.pos.play_null();
+        if self.net.is_some() {
+            self.accumulators.push(p + 1, nnue::Dirty::NONE);
+        } else {
+            self.placement[p + 1] = self.placement[p];
+        }
     }
 
     /// Counts a node, polls the clock now and then, and starts the node's PV. Returns

@@ -1,0 +1,228 @@
+//! The network shapes hayate reads: YaneuraOu's classic NNUE architectures, their names,
+//! the hash values and architecture strings their files carry, and their exact sizes.
+//!
+//! Every classic net is a feature transformer (input features → `half` i16 sums for
+//! each side, the side to move's half first), then three affine layers with ClippedReLU
+//! between them: `2·half → hidden1 → hidden2 → 1`. The hash values are computed the way
+//! YaneuraOu composes them layer by layer, so a file written by its trainer or by ours
+//! is recognised by its header alone.
+
+/// The version word every classic NNUE file starts with.
+pub const VERSION: u32 = 0x7AF3_2F16;
+
+/// Distinct board and hand piece states from one side's view (YaneuraOu's `fe_end`):
+/// 90 hand slots, then 18 board piece kinds × 81 squares.
+pub const PIECE_STATES: usize = 1548;
+
+/// Input features of a net.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FeatureSet {
+    /// HalfKP(Friend): the own king's square × every non-king piece (81 × 1548).
+    HalfKP,
+    /// K+P: every non-king piece (1548), then both kings' squares (162).
+    KP,
+}
+
+impl FeatureSet {
+    /// Number of input features.
+    pub const fn dimensions(self) -> usize {
+        match self {
+            FeatureSet::HalfKP => 81 * PIECE_STATES,
+            FeatureSet::KP => PIECE_STATES + 2 * 81,
+        }
+    }
+
+    /// The feature set's hash as YaneuraOu defines it.
+    pub const fn hash(self) -> u32 {
+        match self {
+            // HalfKP's base value with the "friend king" flag (1) xored in.
+            FeatureSet::HalfKP => 0x5D69_D5B9 ^ 1,
+            // A set of two features: K's hash, then P's rotated left by one.
+            FeatureSet::KP => {
+                let k = 0xD3CE_E169u32;
+                let p = 0x764C_FB4Bu32;
+                k ^ (p << 1) ^ (p >> 31)
+            }
+        }
+    }
+
+    /// The name in the architecture string.
+    pub const fn name(self) -> &'static str {
+        match self {
+            FeatureSet::HalfKP => "HalfKP(Friend)",
+            FeatureSet::KP => "K+P",
+        }
+    }
+
+    /// The short name used for the architecture (`halfkp`, `kp`).
+    pub const fn short_name(self) -> &'static str {
+        match self {
+            FeatureSet::HalfKP => "halfkp",
+            FeatureSet::KP => "kp",
+        }
+    }
+}
+
+/// One network shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Architecture {
+    pub features: FeatureSet,
+    /// Outputs of the feature transformer per side (the net has twice as many inputs
+    /// to its first affine layer).
+    pub half: usize,
+    pub hidden1: usize,
+    pub hidden2: usize,
+}
+
+/// The shapes hayate reads, all with the same layout.
+pub const SUPPORTED: [Architecture; 5] = [
+    Architecture::new(FeatureSet::HalfKP, 256, 32, 32),
+    Architecture::new(FeatureSet::KP, 256, 32, 32),
+    Architecture::new(FeatureSet::HalfKP, 512, 16, 32),
+    Architecture::new(FeatureSet::HalfKP, 1024, 8, 32),
+    Architecture::new(FeatureSet::HalfKP, 1024, 8, 64),
+];
+
+/// Affine layers read their inputs in blocks of 32 (YaneuraOu's widest SIMD width): each
+/// weight row is padded to a multiple of it.
+pub const fn padded(n: usize) -> usize {
+    n.div_ceil(32) * 32
+}
+
+/// Bytes of an affine layer's parameters: i32 biases and a padded row of i8 weights per
+/// output.
+const fn layer(inputs: usize, outputs: usize) -> usize {
+    outputs * 4 + outputs * padded(inputs)
+}
+
+/// Hash of an affine layer with `outputs` outputs after a layer hashing to `previous`.
+const fn affine_hash(previous: u32, outputs: usize) -> u32 {
+    0xCC03_DAE4u32.wrapping_add(outputs as u32) ^ (previous >> 1) ^ (previous << 31)
+}
+
+/// Hash of a ClippedReLU after a layer hashing to `previous`.
+const fn clipped_relu_hash(previous: u32) -> u32 {
+    0x538D_24C7u32.wrapping_add(previous)
+}
+
+impl Architecture {
+    pub const fn new(features: FeatureSet, half: usize, hidden1: usize, hidden2: usize) -> Self {
+        Architecture {
+            features,
+            half,
+            hidden1,
+            hidden2,
+        }
+    }
+
+    /// The name shogi users know it by, e.g. `halfkp_256x2-32-32`.
+    pub fn name(&self) -> String {
+        format!(
+            "{}_{}x2-{}-{}",
+            self.features.short_name(),
+            self.half,
+            self.hidden1,
+            self.hidden2
+        )
+    }
+
+    /// Hash stored before the feature transformer's parameters.
+    pub const fn transformer_hash(&self) -> u32 {
+        self.features.hash() ^ (2 * self.half) as u32
+    }
+
+    /// Hash stored before the affine layers' parameters.
+    pub const fn network_hash(&self) -> u32 {
+        // The input slice takes all 2·half outputs from offset 0.
+        let input = 0xEC42_E90Du32 ^ (2 * self.half) as u32;
+        let h = clipped_relu_hash(affine_hash(input, self.hidden1));
+        let h = clipped_relu_hash(affine_hash(h, self.hidden2));
+        affine_hash(h, 1)
+    }
+
+    /// Hash in the file header.
+    pub const fn hash(&self) -> u32 {
+        self.transformer_hash() ^ self.network_hash()
+    }
+
+    /// The architecture string YaneuraOu writes in the header. Files from other tools
+    /// may word it differently (it is not checked); the hash and size identify a net.
+    pub fn structure(&self) -> String {
+        let inputs = 2 * self.half;
+        format!(
+            "Features={}[{}->{}x2],Network=AffineTransform[1<-{h2}](ClippedReLU[{h2}](\
+             AffineTransform[{h2}<-{h1}](ClippedReLU[{h1}](AffineTransform[{h1}<-{inputs}](\
+             InputSlice[{inputs}(0:{inputs})])))))",
+            self.features.name(),
+            self.features.dimensions(),
+            self.half,
+            h1 = self.hidden1,
+            h2 = self.hidden2,
+        )
+    }
+
+    /// Bytes after the header: the transformer's hash, i16 biases and weights, then the
+    /// network's hash and each affine layer's i32 biases and i8 weight rows.
+    pub const fn body_size(&self) -> u64 {
+        let transformer = 4 + 2 * self.half * (1 + self.features.dimensions());
+        let network = 4
+            + layer(2 * self.half, self.hidden1)
+            + layer(self.hidden1, self.hidden2)
+            + layer(self.hidden2, 1);
+        (transformer + network) as u64
+    }
+
+    /// The exact size of a file of this shape whose architecture string has
+    /// `structure_len` bytes.
+    pub const fn file_size(&self, structure_len: usize) -> u64 {
+        12 + structure_len as u64 + self.body_size()
+    }
+
+    /// The supported shape whose header hash is `hash`.
+    pub fn from_hash(hash: u32) -> Option<Architecture> {
+        SUPPORTED.into_iter().find(|a| a.hash() == hash)
+    }
+}
+
+/// The names of the supported shapes, for messages.
+pub fn supported_names() -> String {
+    SUPPORTED
+        .iter()
+        .map(Architecture::name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The hash values of YaneuraOu's dummy-net generator (`nnue_dummy_gen.py`, an
+    /// independent implementation of the same rules) for the feature sets.
+    #[test]
+    fn feature_hashes_match_yaneuraou() {
+        assert_eq!(FeatureSet::HalfKP.hash(), 0x5D69_D5B8);
+        // 0xD3CEE169 ^ ((0x764CFB4B << 1) & 0xFFFFFFFF) ^ (0x764CFB4B >> 31) in the script.
+        assert_eq!(FeatureSet::KP.hash(), 0x3f5717ff);
+    }
+
+    /// Published `halfkp_256x2-32-32` nets (suisho5, tanuki- and the like) are
+    /// 64,217,066 bytes (apps that bundle YaneuraOu check their nn.bin for that size),
+    /// which is this layout with YaneuraOu's 178-byte architecture string.
+    #[test]
+    fn halfkp_256_has_the_size_of_published_nets() {
+        let a = SUPPORTED[0];
+        assert_eq!(a.structure().len(), 178);
+        assert_eq!(a.file_size(a.structure().len()), 64_217_066);
+    }
+
+    #[test]
+    fn every_shape_has_its_own_hash() {
+        for (i, a) in SUPPORTED.iter().enumerate() {
+            for b in &SUPPORTED[i + 1..] {
+                assert_ne!(a.hash(), b.hash(), "{} {}", a.name(), b.name());
+            }
+            assert_eq!(Architecture::from_hash(a.hash()), Some(*a));
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! Why a net file was refused.
+
+use super::arch::supported_names;
+use std::fmt;
+
+/// What is wrong with a net file. The messages name what the file is and what hayate
+/// reads, for an `info string` or a tool's error.
+#[derive(Debug)]
+pub enum NnueError {
+    /// The file could not be opened or read.
+    Io { path: String, error: std::io::Error },
+    /// Not a regular file: a directory, FIFO, device or socket.
+    NotAFile { path: String, what: &'static str },
+    /// Larger than any supported net (read no further).
+    TooLarge { path: String, len: u64 },
+    /// Shorter than a header.
+    TooShort { len: usize },
+    /// Not YaneuraOu's classic NNUE format.
+    Version { version: u32 },
+    /// A classic NNUE file of a shape hayate does not read.
+    Unsupported { hash: u32, structure: String },
+    /// A supported shape, but the file's size is not that shape's.
+    Size {
+        arch: String,
+        expected: u64,
+        actual: u64,
+    },
+    /// The data ended early.
+    Truncated,
+}
+
+/// Shows at most this many characters of an architecture string.
+const SHOWN: usize = 80;
+
+/// A name for the usual non-classic shapes, read off the architecture string.
+fn family(structure: &str) -> Option<&'static str> {
+    let s = structure.to_ascii_lowercase();
+    [
+        ("sfnn", "an SFNN net"),
+        ("layerstack", "an SFNN net"),
+        ("halfka_hm", "a HalfKA_hm net"),
+        ("halfka", "a HalfKA net"),
+        ("halfkpe9", "a HalfKPE9 net"),
+        ("halfkp_vm", "a HalfKP_vm net"),
+        ("halfkp", "a HalfKP net of another size"),
+        ("k+p", "a K+P net of another size"),
+    ]
+    .into_iter()
+    .find(|(key, _)| s.contains(key))
+    .map(|(_, name)| name)
+}
+
+impl fmt::Display for NnueError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let reads = supported_names();
+        match self {
+            NnueError::Io { path, error } => write!(f, "cannot read {path}: {error}"),
+            NnueError::NotAFile { path, what } => {
+                write!(f, "{path} is {what}, not a net file")
+            }
+            NnueError::TooLarge { path, len } => write!(
+                f,
+                "{path} has {len} bytes, more than any net hayate reads ({reads})"
+            ),
+            NnueError::TooShort { len } => write!(
+                f,
+                "the file has {len} bytes, too few for an NNUE header: not a net file"
+            ),
+            NnueError::Version { version } => write!(
+                f,
+                "not a classic NNUE net (version {version:#010x}, YaneuraOu's is 0x7af32f16); \
+                 hayate reads {reads}"
+            ),
+            NnueError::Unsupported { hash, structure } => {
+                let shown: String = structure
+                    .chars()
+                    .map(|c| if c.is_control() { '?' } else { c })
+                    .take(SHOWN)
+                    .collect();
+                let what = family(structure).unwrap_or("an NNUE net of another architecture");
+                write!(
+                    f,
+                    "the file is {what} (hash {hash:#010x}, {shown}); hayate reads {reads}"
+                )
+            }
+            NnueError::Size {
+                arch,
+                expected,
+                actual,
+            } => {
+                let how = if actual < expected {
+                    "truncated"
+                } else {
+                    "too long"
+                };
+                write!(
+                    f,
+                    "the file has a {arch} header but is {how}: {actual} bytes, a {arch} net \
+                     has {expected}"
+                )
+            }
+            NnueError::Truncated => write!(f, "the file is truncated: it ends inside its header"),
+        }
+    }
+}
+
+impl std::error::Error for NnueError {}

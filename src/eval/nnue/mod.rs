@@ -1,0 +1,25 @@
+//! NNUE evaluation: YaneuraOu's classic net files (`nn.bin`), read and run so that the
+//! evaluation equals YaneuraOu's, bit for bit.
+//!
+//! - [`arch`]: the supported shapes (`halfkp_256x2-32-32`, `kp_256x2-32-32` and the other
+//!   classic HalfKP widths), their hashes and sizes;
+//! - [`load`] and [`Network::from_bytes`]: the file, checked before it is trusted;
+//! - [`features`]: which feature rows a position switches on, and what a move changes;
+//! - [`AccumulatorStack`]: the search's incrementally updated accumulators;
+//! - [`simd`]: the kernels, portable and AVX2, chosen at run time.
+
+pub mod accumulator;
+pub mod arch;
+mod error;
+pub mod features;
+mod load;
+mod network;
+pub mod simd;
+
+pub use accumulator::AccumulatorStack;
+pub use arch::{Architecture, FeatureSet, SUPPORTED};
+pub use error::NnueError;
+pub use features::Dirty;
+pub use load::load;
+pub use network::{Header, Network, DEFAULT_FV_SCALE, MAX_EVAL};
+pub use simd::Kernels;

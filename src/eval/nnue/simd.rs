@@ -1,0 +1,248 @@
+//! The arithmetic kernels of the evaluation, each twice: a portable version in plain
+//! loops and an AVX2 version chosen at run time. Both compute exactly the same integers
+//! (the accumulator wraps at 16 bits in both, and the affine layers' products cannot
+//! saturate: inputs are at most 127 and weights at least -128, so a pair of products
+//! stays inside i16), which the tests check.
+
+/// Which kernels to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernels {
+    Portable,
+    Avx2,
+}
+
+impl Kernels {
+    /// The fastest kernels this CPU runs.
+    pub fn detect() -> Kernels {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                return Kernels::Avx2;
+            }
+        }
+        Kernels::Portable
+    }
+
+    /// Whether these kernels can run here (AVX2 only where the CPU has it).
+    pub fn available(self) -> bool {
+        match self {
+            Kernels::Portable => true,
+            Kernels::Avx2 => Kernels::detect() == Kernels::Avx2,
+        }
+    }
+}
+
+/// `dst = src - Σ weights[r] + Σ weights[a]` over rows of `width` i16, wrapping at 16
+/// bits. `dst` and `src` have `width` elements; each row index is in bounds.
+#[inline]
+pub fn update(
+    kernels: Kernels,
+    dst: &mut [i16],
+    src: &[i16],
+    weights: &[i16],
+    removed: &[u32],
+    added: &[u32],
+) {
+    let width = dst.len();
+    assert_eq!(src.len(), width);
+    for &r in removed.iter().chain(added) {
+        assert!((r as usize + 1) * width <= weights.len());
+    }
+    #[cfg(target_arch = "x86_64")]
+    if kernels == Kernels::Avx2 && width.is_multiple_of(TILE) {
+        // SAFETY: `Kernels::Avx2` is only chosen when the CPU has AVX2 (`detect`, and
+        // `Network::set_kernels` checks `available`); the asserts above keep every row
+        // and both accumulators in bounds, and the width is a whole number of tiles.
+        unsafe { avx2::update(dst, src, weights, removed, added) };
+        return;
+    }
+    let _ = kernels;
+    dst.copy_from_slice(src);
+    for &r in removed {
+        let row = &weights[r as usize * width..][..width];
+        for (d, &w) in dst.iter_mut().zip(row) {
+            *d = d.wrapping_sub(w);
+        }
+    }
+    for &a in added {
+        let row = &weights[a as usize * width..][..width];
+        for (d, &w) in dst.iter_mut().zip(row) {
+            *d = d.wrapping_add(w);
+        }
+    }
+}
+
+/// `out[i] = clamp(acc[i], 0, 127)`.
+#[inline]
+pub fn clamp_to_u8(kernels: Kernels, acc: &[i16], out: &mut [u8]) {
+    assert_eq!(acc.len(), out.len());
+    #[cfg(target_arch = "x86_64")]
+    if kernels == Kernels::Avx2 && acc.len().is_multiple_of(32) {
+        // SAFETY: AVX2 is present (see `update`); both slices have the same length, a
+        // multiple of 32.
+        unsafe { avx2::clamp_to_u8(acc, out) };
+        return;
+    }
+    let _ = kernels;
+    for (o, &a) in out.iter_mut().zip(acc) {
+        *o = a.clamp(0, 127) as u8;
+    }
+}
+
+/// `Σ input[i] · weights[i]` for an input of u8 (each at most 127) and i8 weights of the
+/// same length.
+#[inline]
+pub fn dot(kernels: Kernels, input: &[u8], weights: &[i8]) -> i32 {
+    assert_eq!(input.len(), weights.len());
+    #[cfg(target_arch = "x86_64")]
+    if kernels == Kernels::Avx2 && input.len().is_multiple_of(32) {
+        // SAFETY: AVX2 is present (see `update`); both slices have the same length, a
+        // multiple of 32.
+        return unsafe { avx2::dot(input, weights) };
+    }
+    let _ = kernels;
+    input
+        .iter()
+        .zip(weights)
+        .map(|(&x, &w)| x as i32 * w as i32)
+        .sum()
+}
+
+/// Accumulator elements one AVX2 pass keeps in registers (8 registers of 16 lanes).
+const TILE: usize = 128;
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::TILE;
+    use std::arch::x86_64::*;
+
+    const LANES: usize = 16;
+    const REGS: usize = TILE / LANES;
+
+    /// # Safety
+    /// The CPU has AVX2; `dst` and `src` have the same length, a multiple of `TILE`;
+    /// every row `r` of `removed` and `added` has `(r + 1) * dst.len() <= weights.len()`.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn update(
+        dst: &mut [i16],
+        src: &[i16],
+        weights: &[i16],
+        removed: &[u32],
+        added: &[u32],
+    ) {
+        let width = dst.len();
+        for tile in (0..width).step_by(TILE) {
+            let mut acc = [_mm256_setzero_si256(); REGS];
+            for (k, a) in acc.iter_mut().enumerate() {
+                *a = _mm256_loadu_si256(src.as_ptr().add(tile + k * LANES).cast());
+            }
+            for &r in removed {
+                let row = weights.as_ptr().add(r as usize * width + tile);
+                for (k, a) in acc.iter_mut().enumerate() {
+                    *a = _mm256_sub_epi16(*a, _mm256_loadu_si256(row.add(k * LANES).cast()));
+                }
+            }
+            for &r in added {
+                let row = weights.as_ptr().add(r as usize * width + tile);
+                for (k, a) in acc.iter_mut().enumerate() {
+                    *a = _mm256_add_epi16(*a, _mm256_loadu_si256(row.add(k * LANES).cast()));
+                }
+            }
+            for (k, a) in acc.iter().enumerate() {
+                _mm256_storeu_si256(dst.as_mut_ptr().add(tile + k * LANES).cast(), *a);
+            }
+        }
+    }
+
+    /// # Safety
+    /// The CPU has AVX2; `acc` and `out` have the same length, a multiple of 32.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn clamp_to_u8(acc: &[i16], out: &mut [u8]) {
+        let zero = _mm256_setzero_si256();
+        for i in (0..acc.len()).step_by(32) {
+            let a = _mm256_loadu_si256(acc.as_ptr().add(i).cast());
+            let b = _mm256_loadu_si256(acc.as_ptr().add(i + 16).cast());
+            // Saturating pack to i8 (clamps to -128..127), then the negatives to 0; the
+            // pack interleaves 128-bit lanes, which the permute puts back in order.
+            let packed = _mm256_max_epi8(_mm256_packs_epi16(a, b), zero);
+            let ordered = _mm256_permute4x64_epi64::<0b11_01_10_00>(packed);
+            _mm256_storeu_si256(out.as_mut_ptr().add(i).cast(), ordered);
+        }
+    }
+
+    /// # Safety
+    /// The CPU has AVX2; `input` and `weights` have the same length, a multiple of 32.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn dot(input: &[u8], weights: &[i8]) -> i32 {
+        let ones = _mm256_set1_epi16(1);
+        let mut sum = _mm256_setzero_si256();
+        for i in (0..input.len()).step_by(32) {
+            let x = _mm256_loadu_si256(input.as_ptr().add(i).cast());
+            let w = _mm256_loadu_si256(weights.as_ptr().add(i).cast());
+            // u8 × i8 pairs summed into i16 (exact: |x| <= 127), then pairs into i32.
+            let pairs = _mm256_maddubs_epi16(x, w);
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(pairs, ones));
+        }
+        let quad = _mm_add_epi32(
+            _mm256_castsi256_si128(sum),
+            _mm256_extracti128_si256::<1>(sum),
+        );
+        let pair = _mm_add_epi32(quad, _mm_shuffle_epi32::<0b01_00_11_10>(quad));
+        let one = _mm_add_epi32(pair, _mm_shuffle_epi32::<0b10_11_00_01>(pair));
+        _mm_cvtsi128_si32(one)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lcg(seed: &mut u64) -> u64 {
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        *seed >> 33
+    }
+
+    #[test]
+    fn avx2_and_portable_kernels_agree() {
+        if !Kernels::Avx2.available() {
+            return;
+        }
+        let mut seed = 7;
+        let width = 256;
+        let weights: Vec<i16> = (0..width * 50).map(|_| lcg(&mut seed) as i16).collect();
+        let src: Vec<i16> = (0..width).map(|_| lcg(&mut seed) as i16).collect();
+        let removed = [3, 17, 49];
+        let added = [0, 17, 22];
+        let mut a = vec![0i16; width];
+        let mut b = vec![0i16; width];
+        update(Kernels::Portable, &mut a, &src, &weights, &removed, &added);
+        update(Kernels::Avx2, &mut b, &src, &weights, &removed, &added);
+        assert_eq!(a, b);
+
+        let mut ua = vec![0u8; width];
+        let mut ub = vec![0u8; width];
+        clamp_to_u8(Kernels::Portable, &a, &mut ua);
+        clamp_to_u8(Kernels::Avx2, &a, &mut ub);
+        assert_eq!(ua, ub);
+        assert!(ua.iter().all(|&x| x <= 127));
+
+        for n in [32, 64, 512] {
+            let input: Vec<u8> = (0..n).map(|_| (lcg(&mut seed) % 128) as u8).collect();
+            let w: Vec<i8> = (0..n).map(|_| lcg(&mut seed) as i8).collect();
+            assert_eq!(
+                dot(Kernels::Portable, &input, &w),
+                dot(Kernels::Avx2, &input, &w)
+            );
+        }
+        // The extremes: every product at its largest and smallest.
+        let input = vec![127u8; 64];
+        for w in [i8::MIN, i8::MAX] {
+            let ws = vec![w; 64];
+            let want = 64 * 127 * w as i32;
+            assert_eq!(dot(Kernels::Avx2, &input, &ws), want);
+            assert_eq!(dot(Kernels::Portable, &input, &ws), want);
+        }
+    }
+}

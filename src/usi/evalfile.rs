@@ -1,0 +1,95 @@
+//! The evaluation in the USI session: `EvalFile`, `EvalDir` and `FV_SCALE` are read at
+//! `isready` (and at a `go` that comes without one), a net is loaded only when the
+//! source changed, and a file that cannot be used leaves the evaluation as it was.
+
+use super::options::EvalSource;
+use super::Session;
+use crate::eval::{nnue, Evaluator};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// What the session evaluates with, and where it came from.
+#[derive(Default)]
+pub(super) struct EvalState {
+    /// The source of `net` (`None`: nothing asked for yet, the linear evaluation).
+    loaded: Option<EvalSource>,
+    /// The source that failed last: a `go` does not try it again (an `isready` does).
+    failed: Option<EvalSource>,
+    net: Option<Arc<nnue::Network>>,
+}
+
+/// A relative path as given, if it exists; else beside the engine's binary, where
+/// YaneuraOu looks (GUIs do not all start engines in their own folder).
+fn resolve(path: &str) -> PathBuf {
+    let given = PathBuf::from(path);
+    if given.is_absolute() || given.exists() {
+        return given;
+    }
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(|dir| dir.join(&given)))
+        .filter(|p| p.exists())
+        .unwrap_or(given)
+}
+
+impl Session {
+    /// Brings the evaluation in line with the options. `retry`: try a source that failed
+    /// before again (at `isready`, not at `go`).
+    pub(super) fn prepare_eval(&mut self, retry: bool) {
+        let source = self.options.eval_source();
+        let state = &mut self.eval;
+        if state.loaded.as_ref() == Some(&source)
+            || (!retry && state.failed.as_ref() == Some(&source))
+        {
+            return;
+        }
+        match &source {
+            EvalSource::Internal | EvalSource::Linear => {
+                state.net = None;
+                state.loaded = Some(source);
+                state.failed = None;
+            }
+            EvalSource::File(path) => {
+                let started = Instant::now();
+                let resolved = resolve(path);
+                match nnue::load(Path::new(&resolved)) {
+                    Ok((net, warnings)) => {
+                        for w in warnings {
+                            self.out.info_string(&format!("EvalFile {path}: {w}"));
+                        }
+                        self.out.info_string(&format!(
+                            "EvalFile: loaded {} ({}) in {} ms",
+                            net.arch().name(),
+                            resolved.display(),
+                            started.elapsed().as_millis()
+                        ));
+                        state.net = Some(Arc::new(net));
+                        state.loaded = Some(source);
+                        state.failed = None;
+                    }
+                    Err(e) => {
+                        let kept = match &state.net {
+                            Some(net) => format!("the net {} stays", net.arch().name()),
+                            None => "the built-in evaluation stays".to_string(),
+                        };
+                        self.out
+                            .info_string(&format!("EvalFile refused, {kept}: {path}: {e}"));
+                        state.failed = Some(source);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The evaluation a search uses now.
+    pub(super) fn evaluator(&self) -> Evaluator {
+        match &self.eval.net {
+            Some(net) => Evaluator::Nnue {
+                net: net.clone(),
+                fv_scale: self.options.fv_scale(),
+            },
+            None => Evaluator::Linear,
+        }
+    }
+}

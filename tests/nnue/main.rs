@@ -1,0 +1,473 @@
+//! NNUE: the engine's evaluator against an independent reference on random nets of every
+//! supported shape, incremental accumulators against full refreshes, AVX2 against the
+//! portable kernels, malformed files, and the USI options driving a real game.
+
+#[path = "../common/mod.rs"]
+mod common;
+mod reference;
+mod writer;
+
+use common::EngineProcess;
+use hayate::eval::nnue::{self, AccumulatorStack, Dirty, Kernels, Network};
+use hayate::Position;
+use proptest::prelude::*;
+use reference::RefNet;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use writer::{random_net, Rng, Shape};
+
+/// Positions to start playouts from: the start, handicaps (missing pieces), a middle
+/// game, pieces in hand.
+const STARTS: &[&str] = &[
+    "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+    "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    "1nsgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    "ln1g3nl/1r3kg2/p2pppsp1/2ps2p1p/1p7/2P1P1P2/PPBP1P2P/2SKGS1R1/LN1G3NL b Bp 1",
+    "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+    "8l/1r3gk2/4+Bsnp1/p1p1ppp1p/3p5/P1P1P1P1P/1PSP1PN2/1KG3S2/LN2r3L w BG2Psnl 1",
+];
+
+/// Positions from random playouts (up to `plies` plies from each start).
+fn playout_positions(seed: u64, games: usize, plies: usize) -> Vec<Position> {
+    let mut rng = Rng(seed | 1);
+    let mut out = Vec::new();
+    for g in 0..games {
+        let mut pos: Position = STARTS[g % STARTS.len()].parse().unwrap();
+        for _ in 0..plies {
+            out.push(pos.clone());
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            // Captures now and then, so hands fill up and pieces promote.
+            let mv = moves[(rng.next() % moves.len() as u64) as usize];
+            pos.play_unchecked(mv);
+        }
+    }
+    out
+}
+
+struct TestNet {
+    shape: Shape,
+    bytes: Vec<u8>,
+    net: Network,
+}
+
+impl TestNet {
+    fn new(shape: Shape, seed: u64) -> TestNet {
+        let bytes = random_net(shape, seed);
+        let (net, warnings) = Network::from_bytes(&bytes).expect("a well-formed test net");
+        assert!(warnings.is_empty(), "{warnings:?}");
+        TestNet { shape, bytes, net }
+    }
+
+    fn reference(&self) -> RefNet<'_> {
+        RefNet::new(
+            &self.bytes,
+            self.shape.kp,
+            self.shape.half,
+            self.shape.h1,
+            self.shape.h2,
+        )
+    }
+}
+
+fn halfkp256() -> &'static TestNet {
+    static NET: OnceLock<TestNet> = OnceLock::new();
+    NET.get_or_init(|| TestNet::new(writer::HALFKP_256, 0x5eed_0001))
+}
+
+fn kp256() -> &'static TestNet {
+    static NET: OnceLock<TestNet> = OnceLock::new();
+    NET.get_or_init(|| TestNet::new(writer::KP_256, 0x5eed_0002))
+}
+
+/// Checks the engine's evaluation (from scratch) against the reference on `positions`
+/// with both FV_SCALE values; returns how many distinct values were seen (a test on
+/// nets that always answer the same would prove little).
+fn check_against_reference(t: &TestNet, positions: &[Position]) -> usize {
+    let reference = t.reference();
+    let mut values = std::collections::HashSet::new();
+    for pos in positions {
+        let sfen = pos.to_string();
+        for fv in [16, 24] {
+            let want = reference.evaluate(&sfen, fv);
+            let got = t.net.evaluate(pos, fv).expect("both kings");
+            assert_eq!(got, want, "{} at FV_SCALE {fv}: {sfen}", t.shape.kp);
+            values.insert(want);
+        }
+    }
+    values.len()
+}
+
+#[test]
+fn halfkp_256_equals_the_reference_on_playout_positions() {
+    let positions = playout_positions(1, 24, 120);
+    assert!(positions.len() > 2000);
+    let distinct = check_against_reference(halfkp256(), &positions);
+    assert!(distinct > 500, "only {distinct} distinct evaluations");
+}
+
+#[test]
+fn kp_256_equals_the_reference_on_playout_positions() {
+    let positions = playout_positions(2, 24, 120);
+    let distinct = check_against_reference(kp256(), &positions);
+    assert!(distinct > 500, "only {distinct} distinct evaluations");
+}
+
+#[test]
+fn wider_halfkp_nets_equal_the_reference() {
+    for (i, shape) in [
+        writer::HALFKP_512,
+        writer::HALFKP_1024_8_32,
+        writer::HALFKP_1024_8_64,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let t = TestNet::new(shape, 0x77 + i as u64);
+        assert_eq!(t.net.arch().half, shape.half);
+        let positions = playout_positions(10 + i as u64, 6, 60);
+        let distinct = check_against_reference(&t, &positions);
+        assert!(
+            distinct > 50,
+            "{shape:?}: only {distinct} distinct evaluations"
+        );
+    }
+}
+
+#[test]
+fn avx2_and_portable_kernels_give_the_same_evaluations() {
+    let mut portable = halfkp256().net.clone();
+    assert!(portable.set_kernels(Kernels::Portable));
+    let mut fast = halfkp256().net.clone();
+    if !fast.set_kernels(Kernels::Avx2) {
+        eprintln!("no AVX2 here: only the portable kernels run");
+        return;
+    }
+    for pos in playout_positions(3, 12, 100) {
+        for fv in [16, 24] {
+            assert_eq!(
+                portable.evaluate(&pos, fv),
+                fast.evaluate(&pos, fv),
+                "{pos}"
+            );
+        }
+    }
+}
+
+/// Walks a random line the way the search does (moves, null moves, take-backs),
+/// evaluating at some nodes only, and checks each evaluation against a full refresh.
+fn walk_incrementally(net: &Network, start: &str, seed: u64, steps: usize) {
+    let mut rng = Rng(seed | 1);
+    let mut pos: Position = start.parse().unwrap();
+    let mut stack = AccumulatorStack::new();
+    const PLIES: usize = 48;
+    stack.reset(net, PLIES + 1);
+    // Whether the move into each ply was a null move.
+    let mut nulls: Vec<bool> = vec![false];
+    for _ in 0..steps {
+        let ply = nulls.len() - 1;
+        let r = rng.next() % 16;
+        if r < 3 && ply > 0 {
+            if nulls.pop() == Some(true) {
+                pos.undo_null();
+            } else {
+                pos.undo();
+            }
+            continue;
+        }
+        if r == 3 && ply < PLIES && !pos.in_check() {
+            stack.push(ply + 1, Dirty::NONE);
+            pos.play_null();
+            nulls.push(true);
+        } else if ply < PLIES {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                continue;
+            }
+            let mv = moves[(rng.next() % moves.len() as u64) as usize];
+            stack.push(ply + 1, Dirty::of_move(&pos, mv));
+            pos.play_unchecked(mv);
+            nulls.push(false);
+        }
+        if rng.next().is_multiple_of(3) {
+            let ply = nulls.len() - 1;
+            let fv = if rng.next().is_multiple_of(2) { 16 } else { 24 };
+            let got = stack.evaluate(net, &pos, ply, fv);
+            assert_eq!(Some(got), net.evaluate(&pos, fv), "ply {ply}: {pos}");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn incremental_accumulators_equal_a_full_refresh(seed in any::<u64>(), start in 0..STARTS.len()) {
+        for t in [halfkp256(), kp256()] {
+            let mut net = t.net.clone();
+            walk_incrementally(&net, STARTS[start], seed, 400);
+            if net.set_kernels(Kernels::Portable) {
+                walk_incrementally(&net, STARTS[start], seed, 400);
+            }
+        }
+    }
+}
+
+#[test]
+fn positions_without_both_kings_are_not_evaluated_by_the_net() {
+    let pos: Position = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"
+        .parse()
+        .unwrap();
+    assert_eq!(kp256().net.evaluate(&pos, 16), None);
+}
+
+// ---------------------------------------------------------------------------------------
+// Malformed files
+
+fn temp_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hayate-nnue-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write_temp(name: &str, bytes: &[u8]) -> PathBuf {
+    let path = temp_dir().join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+/// A net's header with another architecture: what a HalfKA_hm2 file starts with.
+fn foreign_header() -> Vec<u8> {
+    let s = "Features=HalfKA_hm2(Friend)[73305->1024x2],Network=AffineTransform[1<-32](...)";
+    let mut b = Vec::new();
+    b.extend(writer::VERSION.to_le_bytes());
+    b.extend(0x3c10_3b32u32.to_le_bytes());
+    b.extend((s.len() as u32).to_le_bytes());
+    b.extend(s.as_bytes());
+    b.extend([0u8; 4096]);
+    b
+}
+
+/// (file name, contents, words the refusal must contain)
+fn malformed_cases() -> Vec<(&'static str, Vec<u8>, &'static str)> {
+    let good = &kp256().bytes;
+    let mut wrong_version = good.clone();
+    wrong_version[0] ^= 0x40;
+    let mut extra = good.clone();
+    extra.push(0);
+    vec![
+        (
+            "truncated.bin",
+            good[..good.len() - 100].to_vec(),
+            "truncated",
+        ),
+        ("header-only.bin", good[..40].to_vec(), "truncated"),
+        ("oversized.bin", extra, "too long"),
+        ("version.bin", wrong_version, "not a classic NNUE net"),
+        ("foreign.bin", foreign_header(), "HalfKA_hm"),
+        ("tiny.bin", vec![1, 2, 3], "too few"),
+        ("empty.bin", vec![], "too few"),
+        (
+            "text.bin",
+            b"this is not a net at all, just some text\n".repeat(10),
+            "not a classic",
+        ),
+    ]
+}
+
+#[test]
+fn malformed_files_are_refused_with_a_reason() {
+    for (name, bytes, words) in malformed_cases() {
+        let path = write_temp(name, &bytes);
+        let e = nnue::load(&path).expect_err(name).to_string();
+        assert!(e.contains(words), "{name}: {e}");
+    }
+    let dir = temp_dir();
+    let e = nnue::load(&dir).unwrap_err().to_string();
+    assert!(e.contains("directory"), "{e}");
+    let e = nnue::load(std::path::Path::new("/dev/zero"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("special file"), "{e}");
+    let e = nnue::load(&dir.join("no-such-file.bin"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("cannot read"), "{e}");
+    let good = write_temp("good.bin", &kp256().bytes);
+    let (net, _) = nnue::load(&good).expect("the good file loads");
+    assert_eq!(net.arch().name(), "kp_256x2-32-32");
+}
+
+#[test]
+fn a_fifo_is_refused_without_blocking() {
+    let fifo = temp_dir().join("fifo.bin");
+    let _ = std::fs::remove_file(&fifo);
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("mkfifo unavailable; skipped");
+        return;
+    }
+    let e = nnue::load(&fifo).unwrap_err().to_string();
+    assert!(e.contains("special file"), "{e}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Over USI
+
+fn ready(e: &mut EngineProcess) -> Vec<String> {
+    e.send("isready");
+    e.expect_line(|l| l == "readyok", "readyok").1
+}
+
+/// The value on the `eval` command's last line.
+fn eval_value(e: &mut EngineProcess, position: &str) -> i32 {
+    e.send(&format!("position {position}"));
+    e.send("eval");
+    let (line, _) = e.expect_line(
+        |l| l.starts_with("total for the side to move"),
+        "eval total",
+    );
+    line.rsplit(' ').next().unwrap().parse().unwrap()
+}
+
+fn expect_bestmove(e: &mut EngineProcess) -> String {
+    let (line, _) = e.expect_line(|l| l.starts_with("bestmove"), "bestmove");
+    line.split_whitespace().nth(1).unwrap().to_string()
+}
+
+#[test]
+fn usi_eval_with_a_net_equals_the_reference() {
+    let t = kp256();
+    let path = write_temp("usi-kp.bin", &t.bytes);
+    let mut e = EngineProcess::start("hayate");
+    e.send("usi");
+    let (_, options) = e.expect_line(|l| l == "usiok", "usiok");
+    for name in ["EvalFile", "EvalDir", "FV_SCALE"] {
+        assert!(
+            options
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {name} "))),
+            "{name} missing: {options:?}"
+        );
+    }
+    e.send(&format!("setoption name EvalFile value {}", path.display()));
+    let lines = ready(&mut e);
+    assert!(
+        lines.iter().any(|l| l.contains("loaded kp_256x2-32-32")),
+        "{lines:?}"
+    );
+    let reference = t.reference();
+    for pos in playout_positions(5, 4, 30).iter().step_by(7) {
+        let sfen = pos.to_string();
+        assert_eq!(
+            eval_value(&mut e, &format!("sfen {sfen}")),
+            reference.evaluate(&sfen, 16)
+        );
+    }
+    e.send("setoption name FV_SCALE value 24");
+    ready(&mut e);
+    let sfen = STARTS[3];
+    assert_eq!(
+        eval_value(&mut e, &format!("sfen {sfen}")),
+        reference.evaluate(sfen, 24)
+    );
+
+    // Back to the linear evaluation, then the same net through EvalDir/nn.bin.
+    e.send("setoption name EvalFile value linear");
+    ready(&mut e);
+    let linear = eval_value(&mut e, &format!("sfen {sfen}"));
+    assert_eq!(linear, hayate::eval::evaluate(&sfen.parse().unwrap()));
+    let dir = temp_dir().join("evaldir");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("nn.bin"), &t.bytes).unwrap();
+    e.send("setoption name EvalFile value internal");
+    e.send(&format!("setoption name EvalDir value {}", dir.display()));
+    ready(&mut e);
+    assert_eq!(
+        eval_value(&mut e, &format!("sfen {sfen}")),
+        reference.evaluate(sfen, 24)
+    );
+    e.quit();
+}
+
+#[test]
+fn malformed_files_over_usi_keep_the_engine_working() {
+    let t = kp256();
+    let good = write_temp("usi-good.bin", &t.bytes);
+    let mut e = EngineProcess::start("hayate");
+    e.send("usi");
+    e.expect_line(|l| l == "usiok", "usiok");
+    e.send(&format!("setoption name EvalFile value {}", good.display()));
+    ready(&mut e);
+    let sfen = STARTS[3];
+    let before = eval_value(&mut e, &format!("sfen {sfen}"));
+    let mut bad: Vec<(PathBuf, &str)> = malformed_cases()
+        .into_iter()
+        .map(|(name, bytes, words)| (write_temp(&format!("usi-{name}"), &bytes), words))
+        .collect();
+    bad.push((temp_dir(), "directory"));
+    bad.push((PathBuf::from("/dev/zero"), "special file"));
+    bad.push((temp_dir().join("missing.bin"), "cannot read"));
+    for (path, words) in bad {
+        e.send(&format!("setoption name EvalFile value {}", path.display()));
+        let lines = ready(&mut e);
+        let refusals: Vec<&String> = lines.iter().filter(|l| l.contains("refused")).collect();
+        assert_eq!(refusals.len(), 1, "{path:?}: {lines:?}");
+        assert!(refusals[0].starts_with("info string") && refusals[0].contains(words));
+        assert!(
+            refusals[0].contains("kp_256x2-32-32 stays"),
+            "{}",
+            refusals[0]
+        );
+        // The net loaded before still evaluates, and the engine still searches.
+        assert_eq!(eval_value(&mut e, &format!("sfen {sfen}")), before);
+        e.send("go depth 3");
+        let mv = expect_bestmove(&mut e);
+        let pos: Position = sfen.parse().unwrap();
+        assert!(pos.parse_move(&mv).is_ok(), "illegal bestmove {mv}");
+    }
+    e.quit();
+}
+
+#[test]
+fn a_game_over_usi_with_a_net() {
+    let t = halfkp256();
+    let path = write_temp("usi-halfkp.bin", &t.bytes);
+    let mut e = EngineProcess::start("hayate");
+    e.send("usi");
+    e.expect_line(|l| l == "usiok", "usiok");
+    e.send(&format!("setoption name EvalFile value {}", path.display()));
+    e.send("setoption name USI_OwnBook value false");
+    e.send("setoption name USI_Hash value 16");
+    let lines = ready(&mut e);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("loaded halfkp_256x2-32-32")),
+        "{lines:?}"
+    );
+    e.send("usinewgame");
+    let mut pos = Position::startpos();
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..40 {
+        if pos.legal_moves().is_empty() {
+            break;
+        }
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        e.send("go btime 0 wtime 0 byoyomi 100");
+        let mv = expect_bestmove(&mut e);
+        if mv == "resign" || mv == "win" {
+            break;
+        }
+        let m = pos
+            .parse_move(&mv)
+            .unwrap_or_else(|err| panic!("illegal {mv}: {err} in {pos}"));
+        pos.play(m);
+        moves.push(mv);
+    }
+    assert!(moves.len() >= 20, "{moves:?}");
+    e.send("gameover draw");
+    e.quit();
+}

@@ -1,0 +1,163 @@
+//! Writes YaneuraOu classic NNUE files for tests: random nets of each supported shape,
+//! and malformed ones. Written from the format description, apart from the engine.
+
+/// A classic net shape: features (`true` = K+P, else HalfKP) and layer widths.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    pub kp: bool,
+    pub half: usize,
+    pub h1: usize,
+    pub h2: usize,
+}
+
+pub const HALFKP_256: Shape = Shape {
+    kp: false,
+    half: 256,
+    h1: 32,
+    h2: 32,
+};
+pub const KP_256: Shape = Shape {
+    kp: true,
+    half: 256,
+    h1: 32,
+    h2: 32,
+};
+pub const HALFKP_512: Shape = Shape {
+    kp: false,
+    half: 512,
+    h1: 16,
+    h2: 32,
+};
+pub const HALFKP_1024_8_32: Shape = Shape {
+    kp: false,
+    half: 1024,
+    h1: 8,
+    h2: 32,
+};
+pub const HALFKP_1024_8_64: Shape = Shape {
+    kp: false,
+    half: 1024,
+    h1: 8,
+    h2: 64,
+};
+
+pub const VERSION: u32 = 0x7AF32F16;
+
+impl Shape {
+    pub fn inputs(&self) -> usize {
+        if self.kp {
+            1548 + 162
+        } else {
+            81 * 1548
+        }
+    }
+
+    pub fn feature_hash(&self) -> u32 {
+        if self.kp {
+            // FeatureSet<K, P>: K's hash with P's rotated left by one bit.
+            0xD3CEE169u32 ^ 0x764CFB4Bu32.rotate_left(1)
+        } else {
+            0x5D69D5B8
+        }
+    }
+
+    pub fn network_hash(&self) -> u32 {
+        let affine = |prev: u32, out: u32| 0xCC03DAE4u32.wrapping_add(out) ^ prev.rotate_right(1);
+        let relu = |prev: u32| 0x538D24C7u32.wrapping_add(prev);
+        let slice = 0xEC42E90Du32 ^ (2 * self.half as u32);
+        let h = relu(affine(slice, self.h1 as u32));
+        let h = relu(affine(h, self.h2 as u32));
+        affine(h, 1)
+    }
+
+    pub fn transformer_hash(&self) -> u32 {
+        self.feature_hash() ^ (2 * self.half as u32)
+    }
+
+    pub fn hash(&self) -> u32 {
+        self.transformer_hash() ^ self.network_hash()
+    }
+
+    pub fn structure(&self) -> String {
+        let name = if self.kp { "K+P" } else { "HalfKP(Friend)" };
+        let n = 2 * self.half;
+        format!(
+            "Features={name}[{}->{}x2],Network=AffineTransform[1<-{b}](ClippedReLU[{b}](AffineTransform[{b}<-{a}](ClippedReLU[{a}](AffineTransform[{a}<-{n}](InputSlice[{n}(0:{n})])))))",
+            self.inputs(),
+            self.half,
+            a = self.h1,
+            b = self.h2
+        )
+    }
+}
+
+pub fn pad32(n: usize) -> usize {
+    n.div_ceil(32) * 32
+}
+
+/// xorshift64*: small and deterministic.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545F4914F6CDD1D)
+    }
+
+    /// Uniform in `lo..=hi`.
+    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + (self.next() % (hi - lo + 1) as u64) as i64
+    }
+}
+
+/// Writes a random net of `shape`. The weights are sized so that every layer's outputs
+/// spread over the ClippedReLU's range; a few huge transformer weights make the 16-bit
+/// accumulator wrap, and a few full-range layer weights reach the extremes of i8.
+pub fn random_net(shape: Shape, seed: u64) -> Vec<u8> {
+    let mut rng = Rng(seed | 1);
+    let mut out = Vec::with_capacity(shape.inputs() * shape.half * 2 + 100_000);
+    let structure = shape.structure();
+    out.extend(VERSION.to_le_bytes());
+    out.extend(shape.hash().to_le_bytes());
+    out.extend((structure.len() as u32).to_le_bytes());
+    out.extend(structure.as_bytes());
+
+    out.extend(shape.transformer_hash().to_le_bytes());
+    for _ in 0..shape.half {
+        out.extend((rng.range(-10, 70) as i16).to_le_bytes());
+    }
+    for _ in 0..shape.inputs() * shape.half {
+        let r = rng.next();
+        let w = if r.is_multiple_of(4096) {
+            (r >> 16) as i16
+        } else {
+            ((r >> 20) % 49) as i16 - 24
+        };
+        out.extend(w.to_le_bytes());
+    }
+
+    out.extend(shape.network_hash().to_le_bytes());
+    let layer = |out: &mut Vec<u8>, rng: &mut Rng, inputs: usize, outputs: usize, w: i64| {
+        for _ in 0..outputs {
+            out.extend((rng.range(-4000, 6000) as i32).to_le_bytes());
+        }
+        for _ in 0..outputs {
+            for i in 0..pad32(inputs) {
+                let v = if i >= inputs {
+                    0
+                } else if rng.next().is_multiple_of(50) {
+                    rng.range(-128, 127)
+                } else {
+                    rng.range(-w, w)
+                };
+                out.push(v as i8 as u8);
+            }
+        }
+    };
+    layer(&mut out, &mut rng, 2 * shape.half, shape.h1, 8);
+    layer(&mut out, &mut rng, shape.h1, shape.h2, 32);
+    layer(&mut out, &mut rng, shape.h2, 1, 127);
+    out
+}
