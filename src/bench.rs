@@ -94,6 +94,7 @@ pub fn run(
     limit: BenchLimit,
     threads: usize,
     hash_mib: usize,
+    eval: &crate::eval::Evaluator,
     mut line: impl FnMut(&str),
 ) -> BenchResult {
     let mut pool = ThreadPool::new(threads, hash_mib).expect("a table for the bench");
@@ -113,7 +114,8 @@ pub fn run(
                 Event::BestMove { decision, .. } => s.1 = format!("{decision:?}"),
             }
         });
-        let settings = limit.settings();
+        let mut settings = limit.settings();
+        settings.eval = eval.clone();
         let started = Instant::now();
         pool.start(pos, settings, reporter);
         pool.wait();
@@ -137,10 +139,20 @@ pub fn run_cli(args: &[String]) -> i32 {
     let mut limit = BenchLimit::Depth(DEFAULT_DEPTH);
     let mut threads = 1;
     let mut hash = 64;
+    let mut eval_file: Option<&str> = None;
+    let mut fv_scale = crate::eval::nnue::DEFAULT_FV_SCALE;
     let mut i = 0;
     while i < args.len() {
         let value = args.get(i + 1).and_then(|v| v.parse::<usize>().ok());
         match (args[i].as_str(), value) {
+            ("--evalfile", _) if i + 1 < args.len() => {
+                eval_file = Some(&args[i + 1]);
+                i += 1;
+            }
+            ("--fv-scale", Some(v)) if (1..=128).contains(&v) => {
+                fv_scale = v as i32;
+                i += 1;
+            }
             ("--threads", Some(v)) => {
                 threads = v.clamp(1, 1024);
                 i += 1;
@@ -157,7 +169,7 @@ pub fn run_cli(args: &[String]) -> i32 {
                 limit = BenchLimit::Depth(d.parse().unwrap_or(DEFAULT_DEPTH))
             }
             (other, _) => {
-                eprintln!("hayate bench: unexpected argument '{other}'\nusage: hayate bench [depth 1-64 | --movetime ms] [--threads n] [--hash mib]");
+                eprintln!("hayate bench: unexpected argument '{other}'\nusage: hayate bench [depth 1-64 | --movetime ms] [--threads n] [--hash mib] [--evalfile path|linear] [--fv-scale 1-128]");
                 return 2;
             }
         }
@@ -165,7 +177,29 @@ pub fn run_cli(args: &[String]) -> i32 {
     }
     crate::attacks::init();
     crate::eval::init();
-    let result = run(limit, threads, hash, |l| println!("{l}"));
+    let eval = match eval_file {
+        None | Some("linear" | "internal") => crate::eval::Evaluator::Linear,
+        Some(path) => match crate::eval::nnue::load(std::path::Path::new(path)) {
+            Ok((net, warnings)) => {
+                for w in warnings {
+                    eprintln!("hayate bench: {path}: {w}");
+                }
+                println!(
+                    "evaluation: {} from {path}, FV_SCALE {fv_scale}",
+                    net.arch().name()
+                );
+                crate::eval::Evaluator::Nnue {
+                    net: std::sync::Arc::new(net),
+                    fv_scale,
+                }
+            }
+            Err(e) => {
+                eprintln!("hayate bench: --evalfile {path}: {e}");
+                return 2;
+            }
+        },
+    };
+    let result = run(limit, threads, hash, &eval, |l| println!("{l}"));
     println!("{limit} threads {threads} time {} ms", result.millis);
     println!("{} nodes {} nps", result.nodes, result.nps());
     0

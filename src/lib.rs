@@ -58,7 +58,7 @@ usage:
   hayate                      run the USI protocol on stdin/stdout (what GUIs start)
   hayate perft <depth> [--sfen \"<sfen>\"] [--divide] [--threads <n>] [--full]
                               count the leaf nodes of the legal move tree
-  hayate bench [depth | --movetime <ms>] [--threads <n>] [--hash <mib>]
+  hayate bench [depth | --movetime <ms>] [--threads <n>] [--hash <mib>] [--evalfile <nn.bin>] [--fv-scale <n>]
                               search fixed positions; prints '<nodes> nodes <nps> nps'
   hayate selfplay [--games n] [--nodes n] [--seed s] [--concurrency k] [--out file]
                               self-play games for tuning (positions with results)

@@ -231,10 +231,12 @@ impl Session {
             "bench" => {
                 self.finish_search();
                 let out = self.out.clone();
+                self.prepare_eval(false);
                 let result = crate::bench::run(
                     crate::bench::BenchLimit::Depth(crate::bench::DEFAULT_DEPTH),
                     1,
                     64,
+                    &self.evaluator(),
                     |l| out.info_string(l),
                 );
                 self.out

@@ -471,3 +471,56 @@ fn a_game_over_usi_with_a_net() {
     e.send("gameover draw");
     e.quit();
 }
+
+/// Writes the test nets and their positions for checking against another engine:
+/// `HAYATE_TEST_NET_DIR=dir cargo test --release --test nnue -- --ignored write_test_nets`
+/// writes kp.bin, halfkp.bin and positions.sfen (one `sfen ...` line each) there.
+#[test]
+#[ignore]
+fn write_test_nets() {
+    let dir = PathBuf::from(std::env::var("HAYATE_TEST_NET_DIR").expect("HAYATE_TEST_NET_DIR"));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("kp.bin"), &kp256().bytes).unwrap();
+    std::fs::write(dir.join("halfkp.bin"), &halfkp256().bytes).unwrap();
+    let text: String = yaneuraou_positions()
+        .iter()
+        .map(|p| format!("sfen {p}\n"))
+        .collect();
+    std::fs::write(dir.join("positions.sfen"), text).unwrap();
+}
+
+/// The positions whose YaneuraOu evaluations are recorded in tests/data.
+fn yaneuraou_positions() -> Vec<Position> {
+    playout_positions(0x9a0e, 30, 100)
+        .into_iter()
+        .step_by(10)
+        .collect()
+}
+
+/// The evaluations YaneuraOu itself gave for the test nets (tests/data): the engine must
+/// match them exactly.
+#[test]
+fn evaluations_equal_yaneuraous_recorded_values() {
+    let text = include_str!("../data/nnue-yaneuraou.tsv");
+    let positions = yaneuraou_positions();
+    let mut rows = 0;
+    for (line, pos) in text.lines().filter(|l| !l.starts_with('#')).zip(&positions) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert_eq!(
+            fields[0],
+            pos.to_string(),
+            "the recorded positions are these"
+        );
+        let want: Vec<i32> = fields[1..].iter().map(|v| v.parse().unwrap()).collect();
+        let got = [
+            kp256().net.evaluate(pos, 16),
+            kp256().net.evaluate(pos, 24),
+            halfkp256().net.evaluate(pos, 16),
+            halfkp256().net.evaluate(pos, 24),
+        ];
+        assert_eq!(got.map(Option::unwrap).to_vec(), want, "{line}");
+        rows += 1;
+    }
+    assert_eq!(rows, positions.len());
+    assert!(rows > 250);
+}
