@@ -120,7 +120,14 @@ pub fn run(
         pool.start(pos, settings, reporter);
         pool.wait();
         let millis = started.elapsed().as_millis() as u64;
-        let (nodes, best) = last.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let (reported, best) = last.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        // A timed search is cut off inside an iteration whose nodes its last report
+        // does not count; a fixed depth counts what its last iteration reported (the
+        // bench signature).
+        let nodes = match limit {
+            BenchLimit::Depth(_) => reported,
+            BenchLimit::Movetime(_) => pool.nodes().max(reported),
+        };
         total.nodes += nodes;
         total.millis += millis;
         line(&format!(

@@ -314,6 +314,12 @@ impl ThreadPool {
         self.shared.pondering.store(false, Ordering::SeqCst);
     }
 
+    /// Nodes searched by all threads in the current or last search, iterations cut off
+    /// by the clock included.
+    pub fn nodes(&self) -> u64 {
+        self.shared.total_nodes()
+    }
+
     /// Waits until the current search (if any) has reported its answer.
     pub fn wait(&self) {
         self.search.wait_below(1);

@@ -226,16 +226,32 @@ fn positions_without_both_kings_are_not_evaluated_by_the_net() {
 // ---------------------------------------------------------------------------------------
 // Malformed files
 
-fn temp_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hayate-nnue-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A folder of its own for one test, removed when the test ends.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(test: &str) -> TempDir {
+        let dir =
+            std::env::temp_dir().join(format!("hayate-nnue-test-{}-{test}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+
+    fn write(&self, name: &str, bytes: &[u8]) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
 }
 
-fn write_temp(name: &str, bytes: &[u8]) -> PathBuf {
-    let path = temp_dir().join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// A net's header with another architecture: what a HalfKA_hm2 file starts with.
@@ -279,13 +295,14 @@ fn malformed_cases() -> Vec<(&'static str, Vec<u8>, &'static str)> {
 
 #[test]
 fn malformed_files_are_refused_with_a_reason() {
+    let tmp = TempDir::new("malformed");
     for (name, bytes, words) in malformed_cases() {
-        let path = write_temp(name, &bytes);
+        let path = tmp.write(name, &bytes);
         let e = nnue::load(&path).expect_err(name).to_string();
         assert!(e.contains(words), "{name}: {e}");
     }
-    let dir = temp_dir();
-    let e = nnue::load(&dir).unwrap_err().to_string();
+    let dir = tmp.path();
+    let e = nnue::load(dir).unwrap_err().to_string();
     assert!(e.contains("directory"), "{e}");
     let e = nnue::load(std::path::Path::new("/dev/zero"))
         .unwrap_err()
@@ -295,14 +312,15 @@ fn malformed_files_are_refused_with_a_reason() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("cannot read"), "{e}");
-    let good = write_temp("good.bin", &kp256().bytes);
+    let good = tmp.write("good.bin", &kp256().bytes);
     let (net, _) = nnue::load(&good).expect("the good file loads");
     assert_eq!(net.arch().name(), "kp_256x2-32-32");
 }
 
 #[test]
 fn a_fifo_is_refused_without_blocking() {
-    let fifo = temp_dir().join("fifo.bin");
+    let tmp = TempDir::new("fifo");
+    let fifo = tmp.path().join("fifo.bin");
     let _ = std::fs::remove_file(&fifo);
     let made = std::process::Command::new("mkfifo").arg(&fifo).status();
     if !made.is_ok_and(|s| s.success()) {
@@ -340,7 +358,8 @@ fn expect_bestmove(e: &mut EngineProcess) -> String {
 #[test]
 fn usi_eval_with_a_net_equals_the_reference() {
     let t = kp256();
-    let path = write_temp("usi-kp.bin", &t.bytes);
+    let tmp = TempDir::new("usi-eval");
+    let path = tmp.write("usi-kp.bin", &t.bytes);
     let mut e = EngineProcess::start("hayate");
     e.send("usi");
     let (_, options) = e.expect_line(|l| l == "usiok", "usiok");
@@ -379,7 +398,7 @@ fn usi_eval_with_a_net_equals_the_reference() {
     ready(&mut e);
     let linear = eval_value(&mut e, &format!("sfen {sfen}"));
     assert_eq!(linear, hayate::eval::evaluate(&sfen.parse().unwrap()));
-    let dir = temp_dir().join("evaldir");
+    let dir = tmp.path().join("evaldir");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("nn.bin"), &t.bytes).unwrap();
     e.send("setoption name EvalFile value internal");
@@ -395,7 +414,8 @@ fn usi_eval_with_a_net_equals_the_reference() {
 #[test]
 fn malformed_files_over_usi_keep_the_engine_working() {
     let t = kp256();
-    let good = write_temp("usi-good.bin", &t.bytes);
+    let tmp = TempDir::new("usi-malformed");
+    let good = tmp.write("usi-good.bin", &t.bytes);
     let mut e = EngineProcess::start("hayate");
     e.send("usi");
     e.expect_line(|l| l == "usiok", "usiok");
@@ -405,11 +425,19 @@ fn malformed_files_over_usi_keep_the_engine_working() {
     let before = eval_value(&mut e, &format!("sfen {sfen}"));
     let mut bad: Vec<(PathBuf, &str)> = malformed_cases()
         .into_iter()
-        .map(|(name, bytes, words)| (write_temp(&format!("usi-{name}"), &bytes), words))
+        .map(|(name, bytes, words)| (tmp.write(name, &bytes), words))
         .collect();
-    bad.push((temp_dir(), "directory"));
+    bad.push((tmp.path().to_path_buf(), "directory"));
     bad.push((PathBuf::from("/dev/zero"), "special file"));
-    bad.push((temp_dir().join("missing.bin"), "cannot read"));
+    bad.push((tmp.path().join("missing.bin"), "cannot read"));
+    let fifo = tmp.path().join("fifo");
+    if std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        bad.push((fifo, "special file"));
+    }
     for (path, words) in bad {
         e.send(&format!("setoption name EvalFile value {}", path.display()));
         let lines = ready(&mut e);
@@ -434,7 +462,8 @@ fn malformed_files_over_usi_keep_the_engine_working() {
 #[test]
 fn a_game_over_usi_with_a_net() {
     let t = halfkp256();
-    let path = write_temp("usi-halfkp.bin", &t.bytes);
+    let tmp = TempDir::new("usi-game");
+    let path = tmp.write("usi-halfkp.bin", &t.bytes);
     let mut e = EngineProcess::start("hayate");
     e.send("usi");
     e.expect_line(|l| l == "usiok", "usiok");

@@ -70,13 +70,10 @@ pub fn load(path: &Path) -> Result<(Network, Vec<String>), NnueError> {
     if let Some(e) = not_regular(&shown, &meta) {
         return Err(e);
     }
-    let mut bytes = Vec::with_capacity(meta.len().min(max) as usize + 1);
-    file.take(max + 1).read_to_end(&mut bytes).map_err(io)?;
-    if bytes.len() as u64 > max {
-        return Err(NnueError::TooLarge {
-            path: shown,
-            len: bytes.len() as u64,
-        });
+    let len = meta.len();
+    if len > max {
+        return Err(NnueError::TooLarge { path: shown, len });
     }
-    Network::from_bytes(&bytes)
+    let reader = std::io::BufReader::with_capacity(1 << 16, file.take(max + 1));
+    Network::read(reader, len)
 }

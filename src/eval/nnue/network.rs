@@ -8,6 +8,7 @@ use super::simd::{self, Kernels};
 use crate::position::Position;
 use crate::types::Color;
 use arrayvec::ArrayVec;
+use std::io::Read;
 
 /// The bound YaneuraOu clamps a net's evaluation to (`VALUE_MAX_EVAL`: the mate value
 /// 32000 less its maximum ply 246, less one).
@@ -32,17 +33,22 @@ pub const MAX_HALF: usize = 1024;
 struct Affine {
     biases: Box<[i32]>,
     weights: Box<[i8]>,
-    row: usize,
+    /// The weights as [`simd::affine`] reads them block by block.
+    interleaved: Box<[i8]>,
 }
 
 impl Affine {
     /// `out[i] = bias[i] + Σ input · row i` for the outputs, where `input` is padded.
     #[inline]
     fn propagate(&self, kernels: Kernels, input: &[u8], out: &mut [i32]) {
-        for (i, o) in out.iter_mut().enumerate() {
-            let row = &self.weights[i * self.row..][..self.row];
-            *o = self.biases[i] + simd::dot(kernels, input, row);
-        }
+        simd::affine(
+            kernels,
+            input,
+            &self.weights,
+            &self.interleaved,
+            &self.biases,
+            out,
+        );
     }
 }
 
@@ -78,55 +84,85 @@ impl std::fmt::Debug for Network {
     }
 }
 
-/// Reads little-endian numbers off the front of a byte slice (sizes already checked).
-struct Reader<'a> {
-    bytes: &'a [u8],
+/// Reads little-endian numbers from a stream, a block at a time (the 64 MB of a net are
+/// converted as they arrive, never held twice).
+struct Reader<R: Read> {
+    inner: R,
+    buf: Vec<u8>,
 }
 
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], NnueError> {
-        if self.bytes.len() < n {
-            return Err(NnueError::Truncated);
+/// Bytes converted per read.
+const BLOCK: usize = 1 << 16;
+
+impl<R: Read> Reader<R> {
+    fn new(inner: R) -> Reader<R> {
+        Reader {
+            inner,
+            buf: Vec::with_capacity(BLOCK),
         }
-        let (head, tail) = self.bytes.split_at(n);
-        self.bytes = tail;
-        Ok(head)
+    }
+
+    /// Reads exactly `n` bytes into `self.buf`.
+    fn fill(&mut self, n: usize) -> Result<(), NnueError> {
+        self.buf.resize(n, 0);
+        self.inner
+            .read_exact(&mut self.buf)
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::UnexpectedEof => NnueError::Truncated,
+                _ => NnueError::Io {
+                    path: "the net file".to_string(),
+                    error: e,
+                },
+            })
     }
 
     fn u32(&mut self) -> Result<u32, NnueError> {
-        let b = self.take(4)?;
-        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        self.fill(4)?;
+        Ok(u32::from_le_bytes([
+            self.buf[0],
+            self.buf[1],
+            self.buf[2],
+            self.buf[3],
+        ]))
     }
 
-    fn i16s(&mut self, n: usize) -> Result<Box<[i16]>, NnueError> {
-        Ok(self
-            .take(2 * n)?
-            .chunks_exact(2)
-            .map(|c| i16::from_le_bytes([c[0], c[1]]))
-            .collect())
-    }
-
-    fn i32s(&mut self, n: usize) -> Result<Box<[i32]>, NnueError> {
-        Ok(self
-            .take(4 * n)?
-            .chunks_exact(4)
-            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect())
-    }
-
-    fn i8s(&mut self, n: usize) -> Result<Box<[i8]>, NnueError> {
-        Ok(self.take(n)?.iter().map(|&b| b as i8).collect())
+    /// Reads `n` numbers of `SIZE` bytes each, converted by `convert`.
+    fn numbers<T, const SIZE: usize>(
+        &mut self,
+        n: usize,
+        convert: fn([u8; SIZE]) -> T,
+    ) -> Result<Box<[T]>, NnueError> {
+        let mut out = Vec::with_capacity(n);
+        let mut left = n;
+        while left > 0 {
+            let count = left.min(BLOCK / SIZE);
+            self.fill(count * SIZE)?;
+            out.extend(
+                self.buf
+                    .chunks_exact(SIZE)
+                    .map(|c| convert(c.try_into().expect("chunks of SIZE bytes"))),
+            );
+            left -= count;
+        }
+        Ok(out.into_boxed_slice())
     }
 
     fn affine(&mut self, inputs: usize, outputs: usize) -> Result<Affine, NnueError> {
-        let biases = self.i32s(outputs)?;
+        let biases = self.numbers(outputs, i32::from_le_bytes)?;
         let row = padded(inputs);
-        let weights = self.i8s(outputs * row)?;
+        let weights = self.numbers(outputs * row, |[b]: [u8; 1]| b as i8)?;
+        let interleaved = simd::interleave(&weights, outputs, row);
         Ok(Affine {
             biases,
             weights,
-            row,
+            interleaved,
         })
+    }
+
+    /// Whether the stream has ended.
+    fn at_end(&mut self) -> bool {
+        let mut byte = [0u8; 1];
+        matches!(self.inner.read(&mut byte), Ok(0))
     }
 }
 
@@ -144,10 +180,11 @@ pub struct Header {
 pub const MAX_STRUCTURE_LEN: usize = 4096;
 
 impl Header {
-    /// Reads the header from the start of a file.
-    pub fn parse(bytes: &[u8]) -> Result<Header, NnueError> {
-        let mut r = Reader { bytes };
-        let too_short = |_| NnueError::TooShort { len: bytes.len() };
+    /// Reads the header at the start of a file of `file_len` bytes.
+    fn read<R: Read>(r: &mut Reader<R>, file_len: u64) -> Result<Header, NnueError> {
+        let too_short = |_| NnueError::TooShort {
+            len: file_len as usize,
+        };
         let version = r.u32().map_err(too_short)?;
         let hash = r.u32().map_err(too_short)?;
         let len = r.u32().map_err(too_short)? as usize;
@@ -160,13 +197,18 @@ impl Header {
                 structure: format!("(an architecture string of {len} bytes)"),
             });
         }
-        let raw = r.take(len).map_err(|_| NnueError::Truncated)?;
+        r.fill(len)?;
         Ok(Header {
             version,
             hash,
-            structure: String::from_utf8_lossy(raw).into_owned(),
+            structure: String::from_utf8_lossy(&r.buf).into_owned(),
             len: 12 + len,
         })
+    }
+
+    /// Reads the header from the start of a file's contents.
+    pub fn parse(bytes: &[u8]) -> Result<Header, NnueError> {
+        Header::read(&mut Reader::new(bytes), bytes.len() as u64)
     }
 }
 
@@ -174,7 +216,14 @@ impl Network {
     /// Reads a net from the whole contents of a file. Returns the net and any warnings
     /// (an inner hash that does not match: YaneuraOu loads such files too).
     pub fn from_bytes(bytes: &[u8]) -> Result<(Network, Vec<String>), NnueError> {
-        let header = Header::parse(bytes)?;
+        Network::read(bytes, bytes.len() as u64)
+    }
+
+    /// Reads a net from a stream of `file_len` bytes (the size checks come before the
+    /// parameters are read).
+    pub fn read(source: impl Read, file_len: u64) -> Result<(Network, Vec<String>), NnueError> {
+        let mut r = Reader::new(source);
+        let header = Header::read(&mut r, file_len)?;
         let Some(arch) = Architecture::from_hash(header.hash) else {
             return Err(NnueError::Unsupported {
                 hash: header.hash,
@@ -182,17 +231,14 @@ impl Network {
             });
         };
         let expected = arch.file_size(header.len - 12);
-        if bytes.len() as u64 != expected {
+        if file_len != expected {
             return Err(NnueError::Size {
                 arch: arch.name(),
                 expected,
-                actual: bytes.len() as u64,
+                actual: file_len,
             });
         }
         let mut warnings = Vec::new();
-        let mut r = Reader {
-            bytes: &bytes[header.len..],
-        };
         let mut check = |found: u32, want: u32, what: &str| {
             if found != want {
                 warnings.push(format!(
@@ -202,13 +248,21 @@ impl Network {
             }
         };
         check(r.u32()?, arch.transformer_hash(), "feature transformer");
-        let transformer_biases = r.i16s(arch.half)?;
-        let transformer_weights = r.i16s(arch.half * arch.features.dimensions())?;
+        let transformer_biases = r.numbers(arch.half, i16::from_le_bytes)?;
+        let transformer_weights =
+            r.numbers(arch.half * arch.features.dimensions(), i16::from_le_bytes)?;
         check(r.u32()?, arch.network_hash(), "network");
         let hidden1 = r.affine(2 * arch.half, arch.hidden1)?;
         let hidden2 = r.affine(arch.hidden1, arch.hidden2)?;
         let output = r.affine(arch.hidden2, 1)?;
-        debug_assert!(r.bytes.is_empty());
+        if !r.at_end() {
+            // The file grew while it was read.
+            return Err(NnueError::Size {
+                arch: arch.name(),
+                expected,
+                actual: expected + 1,
+            });
+        }
         let net = Network {
             arch,
             structure: header.structure,

@@ -108,6 +108,56 @@ pub fn dot(kernels: Kernels, input: &[u8], weights: &[i8]) -> i32 {
         .sum()
 }
 
+/// Outputs an AVX2 register holds as i32 sums; layers whose output count is a multiple of
+/// it are computed input block by input block from [`interleave`]d weights.
+pub const OUTPUT_BLOCK: usize = 8;
+
+/// The weights of an affine layer (`outputs` rows of `row` i8) rearranged for
+/// [`affine`]: for each block of four inputs, every output's four weights in turn, so
+/// that one broadcast block of inputs meets all outputs' weights in consecutive memory.
+pub fn interleave(weights: &[i8], outputs: usize, row: usize) -> Box<[i8]> {
+    let mut out = vec![0i8; weights.len()];
+    for o in 0..outputs {
+        for i in 0..row {
+            out[(i / 4) * outputs * 4 + o * 4 + i % 4] = weights[o * row + i];
+        }
+    }
+    out.into_boxed_slice()
+}
+
+/// `out[o] = biases[o] + Σ input[i] · weights[o][i]`: an affine layer over `input` (u8,
+/// each at most 127, length `row`), with `weights` row by row and `interleaved` as
+/// [`interleave`] makes it (used when the output count is a multiple of
+/// [`OUTPUT_BLOCK`]).
+#[inline]
+pub fn affine(
+    kernels: Kernels,
+    input: &[u8],
+    weights: &[i8],
+    interleaved: &[i8],
+    biases: &[i32],
+    out: &mut [i32],
+) {
+    let row = input.len();
+    assert_eq!(weights.len(), out.len() * row);
+    assert_eq!(biases.len(), out.len());
+    #[cfg(target_arch = "x86_64")]
+    if kernels == Kernels::Avx2
+        && out.len().is_multiple_of(OUTPUT_BLOCK)
+        && out.len() <= 64
+        && row.is_multiple_of(4)
+        && interleaved.len() == weights.len()
+    {
+        // SAFETY: AVX2 is present (see `update`); the checks above give the layout
+        // `avx2::affine` reads within bounds.
+        unsafe { avx2::affine(input, interleaved, biases, out) };
+        return;
+    }
+    for (o, sum) in out.iter_mut().enumerate() {
+        *sum = biases[o] + dot(kernels, input, &weights[o * row..][..row]);
+    }
+}
+
 /// Accumulator elements one AVX2 pass keeps in registers (8 registers of 16 lanes).
 const TILE: usize = 128;
 
@@ -151,6 +201,46 @@ mod avx2 {
             for (k, a) in acc.iter().enumerate() {
                 _mm256_storeu_si256(dst.as_mut_ptr().add(tile + k * LANES).cast(), *a);
             }
+        }
+    }
+
+    /// # Safety
+    /// The CPU has AVX2; `out.len()` is a multiple of 8 and at most 64, equal to
+    /// `biases.len()`; `input.len()` is a multiple of 4 and
+    /// `interleaved.len() == out.len() * input.len()`.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn affine(input: &[u8], interleaved: &[i8], biases: &[i32], out: &mut [i32]) {
+        const MAX_REGS: usize = 8;
+        let outputs = out.len();
+        let regs = outputs / 8;
+        let ones = _mm256_set1_epi16(1);
+        let mut acc = [_mm256_setzero_si256(); MAX_REGS];
+        for (k, a) in acc.iter_mut().enumerate().take(regs) {
+            *a = _mm256_loadu_si256(biases.as_ptr().add(8 * k).cast());
+        }
+        for block in 0..input.len() / 4 {
+            let x = u32::from_le_bytes([
+                input[4 * block],
+                input[4 * block + 1],
+                input[4 * block + 2],
+                input[4 * block + 3],
+            ]);
+            // ClippedReLU and the transformer leave many inputs at zero: skip them.
+            if x == 0 {
+                continue;
+            }
+            let xs = _mm256_set1_epi32(x as i32);
+            let w = interleaved.as_ptr().add(block * outputs * 4);
+            for (k, a) in acc.iter_mut().enumerate().take(regs) {
+                let wk = _mm256_loadu_si256(w.add(32 * k).cast());
+                // Four u8 × i8 products per output: pairs into i16 (exact, inputs are
+                // at most 127), the two pairs into i32.
+                let pairs = _mm256_maddubs_epi16(xs, wk);
+                *a = _mm256_add_epi32(*a, _mm256_madd_epi16(pairs, ones));
+            }
+        }
+        for (k, a) in acc.iter().enumerate().take(regs) {
+            _mm256_storeu_si256(out.as_mut_ptr().add(8 * k).cast(), *a);
         }
     }
 
@@ -235,6 +325,38 @@ mod tests {
                 dot(Kernels::Portable, &input, &w),
                 dot(Kernels::Avx2, &input, &w)
             );
+        }
+        // Affine layers of every width the shapes use, with inputs half zero.
+        for (row, outputs) in [
+            (512, 32),
+            (32, 32),
+            (1024, 16),
+            (2048, 8),
+            (32, 64),
+            (32, 1),
+        ] {
+            let input: Vec<u8> = (0..row)
+                .map(|_| match lcg(&mut seed) % 4 {
+                    0 | 1 => 0,
+                    _ => (lcg(&mut seed) % 128) as u8,
+                })
+                .collect();
+            let w: Vec<i8> = (0..row * outputs).map(|_| lcg(&mut seed) as i8).collect();
+            let t = interleave(&w, outputs, row);
+            let b: Vec<i32> = (0..outputs).map(|_| lcg(&mut seed) as i32 >> 8).collect();
+            let mut a = vec![0; outputs];
+            let mut f = vec![0; outputs];
+            affine(Kernels::Portable, &input, &w, &t, &b, &mut a);
+            affine(Kernels::Avx2, &input, &w, &t, &b, &mut f);
+            assert_eq!(a, f, "{row} -> {outputs}");
+            let plain: Vec<i32> = (0..outputs)
+                .map(|o| {
+                    b[o] + (0..row)
+                        .map(|i| input[i] as i32 * w[o * row + i] as i32)
+                        .sum::<i32>()
+                })
+                .collect();
+            assert_eq!(a, plain);
         }
         // The extremes: every product at its largest and smallest.
         let input = vec![127u8; 64];
