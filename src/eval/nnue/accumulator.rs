@@ -17,6 +17,8 @@ pub struct AccumulatorStack {
     values: Vec<i16>,
     computed: Vec<[bool; 2]>,
     dirty: Vec<Dirty>,
+    /// The transformer's output, scratch for the forward pass.
+    transformed: Vec<u8>,
 }
 
 impl AccumulatorStack {
@@ -32,6 +34,7 @@ impl AccumulatorStack {
         self.computed.resize(plies, [false; 2]);
         self.dirty.clear();
         self.dirty.resize(plies, Dirty::NONE);
+        self.transformed.resize(2 * self.half, 0);
     }
 
     /// Records the move (or null move) that leads to ply `ply`.
@@ -59,6 +62,7 @@ impl AccumulatorStack {
             &self.values[u..u + half],
             &self.values[t..t + half],
             fv_scale,
+            &mut self.transformed,
         )
     }
 

@@ -336,9 +336,16 @@ impl Network {
 
     /// The evaluation from the two accumulators, the side to move's first: the output
     /// unit divided by `fv_scale` (rounding towards zero), clamped to ±[`MAX_EVAL`].
-    pub fn propagate(&self, us: &[i16], them: &[i16], fv_scale: i32) -> i32 {
+    /// `transformed` is scratch space of `2 · half` bytes (the caller keeps it, so that
+    /// it is not cleared at every evaluation).
+    pub fn propagate(
+        &self,
+        us: &[i16],
+        them: &[i16],
+        fv_scale: i32,
+        transformed: &mut [u8],
+    ) -> i32 {
         let half = self.arch.half;
-        let mut transformed = [0u8; 2 * MAX_HALF];
         let transformed = &mut transformed[..2 * half];
         simd::clamp_to_u8(self.kernels, us, &mut transformed[..half]);
         simd::clamp_to_u8(self.kernels, them, &mut transformed[half..]);
@@ -373,6 +380,7 @@ impl Network {
         let side = pos.side_to_move();
         self.refresh(pos, side, us);
         self.refresh(pos, !side, them);
-        Some(self.propagate(us, them, fv_scale))
+        let mut transformed = [0u8; 2 * MAX_HALF];
+        Some(self.propagate(us, them, fv_scale, &mut transformed))
     }
 }

@@ -144,7 +144,7 @@ pub fn affine(
     #[cfg(target_arch = "x86_64")]
     if kernels == Kernels::Avx2
         && out.len().is_multiple_of(OUTPUT_BLOCK)
-        && out.len() <= 64
+        && (1..=64).contains(&out.len())
         && row.is_multiple_of(4)
         && interleaved.len() == weights.len()
     {
@@ -205,17 +205,39 @@ mod avx2 {
     }
 
     /// # Safety
-    /// The CPU has AVX2; `out.len()` is a multiple of 8 and at most 64, equal to
+    /// The CPU has AVX2; `out.len()` is a multiple of 8 from 8 to 64, equal to
     /// `biases.len()`; `input.len()` is a multiple of 4 and
     /// `interleaved.len() == out.len() * input.len()`.
     #[target_feature(enable = "avx2")]
     pub unsafe fn affine(input: &[u8], interleaved: &[i8], biases: &[i32], out: &mut [i32]) {
-        const MAX_REGS: usize = 8;
-        let outputs = out.len();
-        let regs = outputs / 8;
+        // The sums stay in registers only when their count is known at compile time.
+        match out.len() / 8 {
+            1 => affine_n::<1>(input, interleaved, biases, out),
+            2 => affine_n::<2>(input, interleaved, biases, out),
+            4 => affine_n::<4>(input, interleaved, biases, out),
+            8 => affine_n::<8>(input, interleaved, biases, out),
+            3 => affine_n::<3>(input, interleaved, biases, out),
+            5 => affine_n::<5>(input, interleaved, biases, out),
+            6 => affine_n::<6>(input, interleaved, biases, out),
+            _ => affine_n::<7>(input, interleaved, biases, out),
+        }
+    }
+
+    /// `affine` for `REGS * 8` outputs.
+    ///
+    /// # Safety
+    /// As for `affine`, with `out.len() == REGS * 8`.
+    #[target_feature(enable = "avx2")]
+    unsafe fn affine_n<const REGS: usize>(
+        input: &[u8],
+        interleaved: &[i8],
+        biases: &[i32],
+        out: &mut [i32],
+    ) {
+        let outputs = REGS * 8;
         let ones = _mm256_set1_epi16(1);
-        let mut acc = [_mm256_setzero_si256(); MAX_REGS];
-        for (k, a) in acc.iter_mut().enumerate().take(regs) {
+        let mut acc = [_mm256_setzero_si256(); REGS];
+        for (k, a) in acc.iter_mut().enumerate() {
             *a = _mm256_loadu_si256(biases.as_ptr().add(8 * k).cast());
         }
         for block in 0..input.len() / 4 {
@@ -231,7 +253,7 @@ mod avx2 {
             }
             let xs = _mm256_set1_epi32(x as i32);
             let w = interleaved.as_ptr().add(block * outputs * 4);
-            for (k, a) in acc.iter_mut().enumerate().take(regs) {
+            for (k, a) in acc.iter_mut().enumerate() {
                 let wk = _mm256_loadu_si256(w.add(32 * k).cast());
                 // Four u8 × i8 products per output: pairs into i16 (exact, inputs are
                 // at most 127), the two pairs into i32.
@@ -239,7 +261,7 @@ mod avx2 {
                 *a = _mm256_add_epi32(*a, _mm256_madd_epi16(pairs, ones));
             }
         }
-        for (k, a) in acc.iter().enumerate().take(regs) {
+        for (k, a) in acc.iter().enumerate() {
             _mm256_storeu_si256(out.as_mut_ptr().add(8 * k).cast(), *a);
         }
     }
