@@ -470,6 +470,8 @@ fn a_game_over_usi_with_a_net() {
     e.send(&format!("setoption name EvalFile value {}", path.display()));
     e.send("setoption name USI_OwnBook value false");
     e.send("setoption name USI_Hash value 16");
+    // Two threads share the one copy of the net.
+    e.send("setoption name Threads value 2");
     let lines = ready(&mut e);
     assert!(
         lines
