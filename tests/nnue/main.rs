@@ -334,6 +334,15 @@ fn a_fifo_is_refused_without_blocking() {
 // ---------------------------------------------------------------------------------------
 // Over USI
 
+/// An engine past `usi`, with `EvalFile` set to `net` (not loaded before `isready`).
+fn engine_with_net(net: &std::path::Path) -> EngineProcess {
+    let mut e = EngineProcess::start("hayate");
+    e.send("usi");
+    e.expect_line(|l| l == "usiok", "usiok");
+    e.send(&format!("setoption name EvalFile value {}", net.display()));
+    e
+}
+
 fn ready(e: &mut EngineProcess) -> Vec<String> {
     e.send("isready");
     e.expect_line(|l| l == "readyok", "readyok").1
@@ -416,10 +425,7 @@ fn malformed_files_over_usi_keep_the_engine_working() {
     let t = kp256();
     let tmp = TempDir::new("usi-malformed");
     let good = tmp.write("usi-good.bin", &t.bytes);
-    let mut e = EngineProcess::start("hayate");
-    e.send("usi");
-    e.expect_line(|l| l == "usiok", "usiok");
-    e.send(&format!("setoption name EvalFile value {}", good.display()));
+    let mut e = engine_with_net(&good);
     ready(&mut e);
     let sfen = STARTS[3];
     let before = eval_value(&mut e, &format!("sfen {sfen}"));
@@ -464,10 +470,7 @@ fn a_game_over_usi_with_a_net() {
     let t = halfkp256();
     let tmp = TempDir::new("usi-game");
     let path = tmp.write("usi-halfkp.bin", &t.bytes);
-    let mut e = EngineProcess::start("hayate");
-    e.send("usi");
-    e.expect_line(|l| l == "usiok", "usiok");
-    e.send(&format!("setoption name EvalFile value {}", path.display()));
+    let mut e = engine_with_net(&path);
     e.send("setoption name USI_OwnBook value false");
     e.send("setoption name USI_Hash value 16");
     // Two threads share the one copy of the net.
