@@ -6,6 +6,7 @@ pub mod attacks;
 pub mod bench;
 pub mod book;
 pub mod eval;
+pub mod learn;
 pub mod lines;
 pub mod matches;
 pub mod mate;

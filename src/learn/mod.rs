@@ -1,0 +1,4 @@
+//! Making training data for NNUE nets: YaneuraOu's `PackedSfenValue` records
+//! ([`packed`]).
+
+pub mod packed;
