@@ -214,8 +214,8 @@ pub fn unpack(data: &[u8; 32]) -> Result<Position, PackError> {
             return Err(PackError::Corrupt("a king off the board"));
         }
     }
-    for sq in 0..81 {
-        if board[sq].is_some() {
+    for slot in board.iter_mut() {
+        if slot.is_some() {
             continue;
         }
         let k = r.kind(0, 0)?;
@@ -231,7 +231,7 @@ pub fn unpack(data: &[u8; 32]) -> Result<Position, PackError> {
         } else {
             Color::White
         };
-        board[sq] = Some(Piece::new(color, kind));
+        *slot = Some(Piece::new(color, kind));
     }
     let mut hands = [[0u32; 8]; 2];
     while r.cursor < 256 {
