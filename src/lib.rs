@@ -37,6 +37,7 @@ pub fn run(args: &[String]) -> i32 {
         Some("selfplay") => tune::selfplay_cli(&args[1..]),
         Some("tune") => tune::tune_cli(&args[1..]),
         Some("label") => tune::label_cli(&args[1..]),
+        Some("gensfen") => learn::gensfen::run_cli(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{}", HELP);
             0
@@ -61,6 +62,9 @@ usage:
                               count the leaf nodes of the legal move tree
   hayate bench [depth | --movetime <ms>] [--threads <n>] [--hash <mib>] [--evalfile <nn.bin>] [--fv-scale <n>]
                               search fixed positions; prints '<nodes> nodes <nps> nps'
+  hayate gensfen --out <file> --games <n> (--nodes <n> | --depth <d>) --seed <s> [--concurrency <k>]
+                              self-play training data as YaneuraOu PackedSfenValue records
+                              (more flags: hayate gensfen --help); --read <file> shows them
   hayate selfplay [--games n] [--nodes n] [--seed s] [--concurrency k] [--out file]
                               self-play games for tuning (positions with results)
   hayate tune --data <file> [--validate file] [--out file] [--epochs n]

@@ -1,4 +1,5 @@
 //! Making training data for NNUE nets: YaneuraOu's `PackedSfenValue` records
-//! ([`packed`]).
+//! ([`packed`]) and the self-play generator `hayate gensfen` ([`gensfen`]).
 
+pub mod gensfen;
 pub mod packed;

@@ -1,0 +1,666 @@
+//! `hayate gensfen`: training data from self-play. Each game starts from one of the shared
+//! balanced openings and a few random moves, then hayate plays itself with a node or depth
+//! limit on every move; the positions it searched are written as `PackedSfenValue`
+//! records with the search's score, its move and, once the game is over, the result.
+//!
+//! Every game is a function of the seed and its number alone (one search thread, a table
+//! and move statistics cleared at its start), and games are written in their order
+//! whatever the concurrency, so a run makes the same file on any machine, a run can be
+//! split into shards by seed, and an interrupted run resumes where its progress file says.
+
+use super::packed::{self, PackedSfenValue, RECORD_BYTES};
+use crate::attacks::Rng;
+use crate::bench::parse_line;
+use crate::eval::Evaluator;
+use crate::position::{EnteringKingRule, Position, Repetition};
+use crate::search::{score, Decision, Event, Limits, Reporter, Settings};
+use crate::threads::ThreadPool;
+use crate::time::TimeOptions;
+use crate::types::Color;
+use std::collections::BTreeMap;
+use std::fs::OpenOptions;
+use std::io::{Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How each move of a game is searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GenLimit {
+    Nodes(u64),
+    Depth(i32),
+}
+
+impl std::fmt::Display for GenLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GenLimit::Nodes(n) => write!(f, "nodes:{n}"),
+            GenLimit::Depth(d) => write!(f, "depth:{d}"),
+        }
+    }
+}
+
+/// A generation run.
+#[derive(Clone, Debug)]
+pub struct GenConfig {
+    pub out: PathBuf,
+    pub games: usize,
+    pub limit: GenLimit,
+    pub seed: u64,
+    pub concurrency: usize,
+    /// Random moves played after the opening, for variety: each one chosen at random
+    /// among the `random_multipv` best moves that score within `random_margin` of the
+    /// best (a uniformly random move often just gives a piece away).
+    pub random_plies: u32,
+    pub random_multipv: usize,
+    pub random_margin: i32,
+    /// Positions searched beyond this score are not recorded, and the game is then
+    /// adjudicated to the side ahead.
+    pub eval_limit: i32,
+    /// Positions before this move number (the opening) are not recorded.
+    pub min_ply: u32,
+    /// Record positions in check too.
+    pub keep_checks: bool,
+    /// A game still going after this many plies is a draw.
+    pub max_plies: u32,
+    /// Table size of each game's search, MiB.
+    pub hash_mib: usize,
+    pub eval: Evaluator,
+}
+
+impl GenConfig {
+    /// The settings that decide what the file holds, written in the progress file: a run
+    /// resumes only with the same ones.
+    fn signature(&self) -> String {
+        format!(
+            "seed={} limit={} random_plies={} random_multipv={} random_margin={} eval_limit={} min_ply={} keep_checks={} max_plies={} eval={}",
+            self.seed,
+            self.limit,
+            self.random_plies,
+            self.random_multipv,
+            self.random_margin,
+            self.eval_limit,
+            self.min_ply,
+            self.keep_checks,
+            self.max_plies,
+            match &self.eval {
+                Evaluator::Linear => "linear".to_string(),
+                Evaluator::Nnue { net, fv_scale } => format!("{}/{fv_scale}", net.arch().name()),
+            }
+        )
+    }
+}
+
+/// A finished game: its records and how it ended.
+pub struct Game {
+    pub records: Vec<PackedSfenValue>,
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Color>,
+    pub plies: u32,
+}
+
+/// The openings (the project's balanced set).
+fn openings() -> Vec<&'static str> {
+    crate::tune::selfplay::OPENINGS
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect()
+}
+
+/// What a search answered: its decision, and the last score reported for each of its
+/// principal variations (by `multipv` index, 1 first) with the line's first move.
+struct Answer {
+    decision: Option<Decision>,
+    lines: BTreeMap<usize, (i32, Option<crate::types::Move>)>,
+}
+
+impl Answer {
+    /// The score of the best line (side to move).
+    fn score(&self) -> i32 {
+        self.lines.get(&1).map_or(0, |l| l.0)
+    }
+}
+
+/// Searches `pos` with the run's limit for the `multipv` best moves.
+fn search(pool: &mut ThreadPool, pos: &Position, config: &GenConfig, multipv: usize) -> Answer {
+    let answer = Arc::new(Mutex::new(Answer {
+        decision: None,
+        lines: BTreeMap::new(),
+    }));
+    let sink = answer.clone();
+    let reporter: Reporter = Arc::new(move |event| {
+        let mut s = sink.lock().unwrap_or_else(|e| e.into_inner());
+        match event {
+            Event::Progress(p) => {
+                s.lines.insert(p.multipv, (p.score, p.pv.first().copied()));
+            }
+            Event::BestMove { decision, .. } => s.decision = Some(decision),
+        }
+    });
+    let (nodes, depth) = match config.limit {
+        GenLimit::Nodes(n) => (Some(n), None),
+        GenLimit::Depth(d) => (None, Some(d)),
+    };
+    let settings = Settings {
+        limits: Limits {
+            nodes,
+            depth,
+            multipv: multipv.max(1),
+            ..Limits::default()
+        },
+        rule: EnteringKingRule::CsaRule27,
+        time: TimeOptions::default(),
+        max_moves_to_draw: 0,
+        eval: config.eval.clone(),
+    };
+    pool.start(pos.clone(), settings, reporter);
+    pool.wait();
+    let mut s = answer.lock().unwrap_or_else(|e| e.into_inner());
+    Answer {
+        decision: s.decision.take(),
+        lines: std::mem::take(&mut s.lines),
+    }
+}
+
+/// Plays game number `index` of the run.
+pub fn play_game(pool: &mut ThreadPool, config: &GenConfig, index: usize) -> Game {
+    let openings = openings();
+    let mut rng = Rng(config.seed ^ (index as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let opening = openings[(rng.next_u64() % openings.len() as u64) as usize];
+    let mut pos = parse_line(opening).expect("the openings are valid");
+    pool.clear();
+    let mut records = Vec::new();
+    // The side to move of each record, for its result.
+    let mut sides = Vec::new();
+    let mut plies = 0;
+    for _ in 0..config.random_plies {
+        let answer = search(pool, &pos, config, config.random_multipv);
+        let best = answer.score();
+        let near: Vec<crate::types::Move> = answer
+            .lines
+            .values()
+            .filter(|(score, _)| *score >= best - config.random_margin)
+            .filter_map(|&(_, mv)| mv)
+            .filter(|&mv| pos.is_legal(mv))
+            .collect();
+        if near.is_empty() {
+            break;
+        }
+        pos.play_unchecked(near[(rng.next_u64() % near.len() as u64) as usize]);
+    }
+    let winner = loop {
+        if let Some(rep) = pos.sennichite() {
+            let side = pos.side_to_move();
+            break match rep {
+                Repetition::Win => Some(side),
+                Repetition::Loss => Some(!side),
+                _ => None,
+            };
+        }
+        if plies >= config.max_plies {
+            break None;
+        }
+        let side = pos.side_to_move();
+        let answer = search(pool, &pos, config, 1);
+        let score = answer.score();
+        let mv = match answer.decision {
+            Some(Decision::Move(mv)) => mv,
+            Some(Decision::Win) => break Some(side),
+            Some(Decision::Resign) | None => break Some(!side),
+        };
+        if score::is_mate(score) || score.abs() > config.eval_limit {
+            break Some(if score > 0 { side } else { !side });
+        }
+        if (config.keep_checks || !pos.in_check()) && pos.ply() >= config.min_ply {
+            if let Ok(sfen) = packed::pack(&pos) {
+                records.push(PackedSfenValue {
+                    sfen,
+                    score: score.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+                    mv: packed::move_to_u16(mv),
+                    game_ply: pos.ply().min(u16::MAX as u32) as u16,
+                    game_result: 0,
+                });
+                sides.push(side);
+            }
+        }
+        pos.play_unchecked(mv);
+        plies += 1;
+    };
+    for (r, &side) in records.iter_mut().zip(&sides) {
+        r.game_result = match winner {
+            None => 0,
+            Some(w) if w == side => 1,
+            Some(_) => -1,
+        };
+    }
+    Game {
+        records,
+        winner,
+        plies,
+    }
+}
+
+/// Totals of a run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Games finished by this run (after any resumed ones).
+    pub games: usize,
+    /// Records written by this run.
+    pub positions: u64,
+    pub black_wins: usize,
+    pub white_wins: usize,
+    pub draws: usize,
+    /// Games found finished in the progress file.
+    pub resumed_games: usize,
+    pub millis: u64,
+}
+
+/// Why a run could not start or write.
+#[derive(Debug)]
+pub enum GenError {
+    Io(PathBuf, std::io::Error),
+    /// The progress file belongs to a run with other settings.
+    OtherRun {
+        progress: PathBuf,
+        found: String,
+    },
+}
+
+impl std::fmt::Display for GenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GenError::Io(path, e) => write!(f, "{}: {e}", path.display()),
+            GenError::OtherRun { progress, found } => write!(
+                f,
+                "{} belongs to a run with other settings ({found}); give another --out",
+                progress.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for GenError {}
+
+/// What the progress file says: where this run's records start in the data file, how
+/// many games it finished and how many records they wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Progress {
+    signature: String,
+    start: u64,
+    games: usize,
+    records: u64,
+}
+
+fn progress_path(out: &Path) -> PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(".progress");
+    PathBuf::from(name)
+}
+
+impl Progress {
+    fn parse(text: &str) -> Option<Progress> {
+        let mut lines = text.lines();
+        let signature = lines.next()?.to_string();
+        let mut numbers = lines
+            .next()?
+            .split_whitespace()
+            .map(|t| t.split_once('=').and_then(|(_, v)| v.parse::<u64>().ok()));
+        Some(Progress {
+            signature,
+            start: numbers.next()??,
+            games: numbers.next()?? as usize,
+            records: numbers.next()??,
+        })
+    }
+
+    fn text(&self) -> String {
+        format!(
+            "{}\nstart={} games={} records={}\n",
+            self.signature, self.start, self.games, self.records
+        )
+    }
+
+    /// Replaces the file whole (written beside it, then renamed).
+    fn save(&self, path: &Path) -> std::io::Result<()> {
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        let tmp = PathBuf::from(tmp);
+        std::fs::write(&tmp, self.text())?;
+        std::fs::rename(&tmp, path)
+    }
+}
+
+/// Runs the generation, calling `report` with a progress line now and then.
+pub fn run(config: &GenConfig, mut report: impl FnMut(&str)) -> Result<Summary, GenError> {
+    let started = Instant::now();
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |e| GenError::Io(path, e)
+    };
+    let progress_file = progress_path(&config.out);
+    let mut file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .read(true)
+        .write(true)
+        .open(&config.out)
+        .map_err(io(&config.out))?;
+    let len = file.metadata().map_err(io(&config.out))?.len();
+    let signature = config.signature();
+    let mut progress = match std::fs::read_to_string(&progress_file) {
+        Ok(text) => match Progress::parse(&text) {
+            Some(p) if p.signature == signature => p,
+            _ => {
+                return Err(GenError::OtherRun {
+                    progress: progress_file,
+                    found: text.lines().next().unwrap_or("").to_string(),
+                })
+            }
+        },
+        // A new run appends after whatever the file holds (whole records only).
+        Err(_) => Progress {
+            signature,
+            start: len / RECORD_BYTES as u64 * RECORD_BYTES as u64,
+            games: 0,
+            records: 0,
+        },
+    };
+    // Records past what the progress file counts were cut off mid-game: drop them.
+    let keep = progress.start + progress.records * RECORD_BYTES as u64;
+    if len < keep {
+        return Err(GenError::Io(
+            config.out.clone(),
+            std::io::Error::other(format!(
+                "holds {len} bytes, fewer than the {keep} its progress file counts"
+            )),
+        ));
+    }
+    file.set_len(keep).map_err(io(&config.out))?;
+    file.seek(SeekFrom::End(0)).map_err(io(&config.out))?;
+    progress.save(&progress_file).map_err(io(&progress_file))?;
+
+    let mut summary = Summary {
+        resumed_games: progress.games,
+        ..Summary::default()
+    };
+    let first = progress.games;
+    let next = AtomicUsize::new(first);
+    let (tx, rx) = mpsc::channel::<(usize, Game)>();
+    let mut result = Ok(());
+    std::thread::scope(|scope| {
+        for _ in 0..config.concurrency.max(1) {
+            let tx = tx.clone();
+            let next = &next;
+            scope.spawn(move || {
+                let Ok(mut pool) = ThreadPool::new(1, config.hash_mib) else {
+                    return;
+                };
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= config.games {
+                        break;
+                    }
+                    let game = play_game(&mut pool, config, index);
+                    if tx.send((index, game)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        // Games are written in their order: one that finishes early waits here.
+        let mut waiting: BTreeMap<usize, Game> = BTreeMap::new();
+        let mut last_report = Instant::now();
+        let mut written_until = first;
+        for (index, game) in rx {
+            waiting.insert(index, game);
+            let mut bytes = Vec::new();
+            while let Some(game) = waiting.remove(&written_until) {
+                for r in &game.records {
+                    bytes.extend_from_slice(&r.to_bytes());
+                }
+                summary.positions += game.records.len() as u64;
+                progress.records += game.records.len() as u64;
+                match game.winner {
+                    Some(Color::Black) => summary.black_wins += 1,
+                    Some(Color::White) => summary.white_wins += 1,
+                    None => summary.draws += 1,
+                }
+                summary.games += 1;
+                written_until += 1;
+            }
+            if bytes.is_empty() && written_until == progress.games {
+                continue;
+            }
+            let write = file
+                .write_all(&bytes)
+                .and_then(|_| file.sync_data())
+                .map_err(io(&config.out));
+            progress.games = written_until;
+            let save = progress.save(&progress_file).map_err(io(&progress_file));
+            if let Err(e) = write.and(save) {
+                result = Err(e);
+                // The workers stop at their next game.
+                next.store(config.games, Ordering::Relaxed);
+                break;
+            }
+            if last_report.elapsed() >= Duration::from_secs(5) {
+                last_report = Instant::now();
+                let secs = started.elapsed().as_secs_f64().max(1e-3);
+                report(&format!(
+                    "games {}/{}  positions {}  {:.0} positions/s  {:.2} games/s",
+                    written_until,
+                    config.games,
+                    summary.positions,
+                    summary.positions as f64 / secs,
+                    summary.games as f64 / secs,
+                ));
+            }
+        }
+    });
+    result?;
+    summary.millis = started.elapsed().as_millis() as u64;
+    Ok(summary)
+}
+
+/// `hayate gensfen ...`: see [`USAGE`].
+pub fn run_cli(args: &[String]) -> i32 {
+    if args.first().map(String::as_str) == Some("--read") {
+        return read_cli(&args[1..]);
+    }
+    let config = match parse_args(args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("hayate gensfen: {e}\n{USAGE}");
+            return 2;
+        }
+    };
+    crate::attacks::init();
+    crate::eval::init();
+    eprintln!(
+        "gensfen: {} games, {} a move, seed {}, {} threads, into {}",
+        config.games,
+        config.limit,
+        config.seed,
+        config.concurrency,
+        config.out.display()
+    );
+    match run(&config, |l| eprintln!("{l}")) {
+        Ok(s) => {
+            let secs = (s.millis as f64 / 1000.0).max(1e-3);
+            println!(
+                "gensfen: {} positions from {} games in {:.1} s ({:.0} positions/s, {:.0} per thread); \
+                 black {} white {} draws {}{}",
+                s.positions,
+                s.games,
+                secs,
+                s.positions as f64 / secs,
+                s.positions as f64 / secs / config.concurrency.max(1) as f64,
+                s.black_wins,
+                s.white_wins,
+                s.draws,
+                if s.resumed_games > 0 {
+                    format!("; {} games were already done", s.resumed_games)
+                } else {
+                    String::new()
+                }
+            );
+            0
+        }
+        Err(e) => {
+            eprintln!("hayate gensfen: {e}");
+            2
+        }
+    }
+}
+
+pub const USAGE: &str = "usage: hayate gensfen --out FILE --games N (--nodes N | --depth D) --seed S \
+[--concurrency K] [--random-plies R] [--random-multipv K] [--random-margin CP] [--eval-limit CP] [--min-ply P] [--keep-checks] \
+[--max-plies P] [--hash MIB] [--evalfile PATH] [--fv-scale N]
+       hayate gensfen --read FILE [--count N] [--skip N]";
+
+fn parse_args(args: &[String]) -> Result<GenConfig, String> {
+    let mut out = None;
+    let mut games = None;
+    let mut limit = None;
+    let mut seed = None;
+    let mut config = GenConfig {
+        out: PathBuf::new(),
+        games: 0,
+        limit: GenLimit::Nodes(0),
+        seed: 0,
+        concurrency: 1,
+        random_plies: 6,
+        random_multipv: 8,
+        random_margin: 100,
+        eval_limit: 3000,
+        min_ply: 16,
+        keep_checks: false,
+        max_plies: 400,
+        hash_mib: 16,
+        eval: Evaluator::Linear,
+    };
+    let mut eval_file: Option<String> = None;
+    let mut fv_scale = crate::eval::nnue::DEFAULT_FV_SCALE;
+    let mut i = 0;
+    while i < args.len() {
+        let flag = args[i].as_str();
+        if flag == "--keep-checks" {
+            config.keep_checks = true;
+            i += 1;
+            continue;
+        }
+        let value = args
+            .get(i + 1)
+            .ok_or_else(|| format!("{flag} needs a value"))?;
+        let number = |lo: u64, hi: u64| -> Result<u64, String> {
+            value
+                .parse::<u64>()
+                .ok()
+                .filter(|n| (lo..=hi).contains(n))
+                .ok_or_else(|| format!("{flag} takes a number from {lo} to {hi}, not '{value}'"))
+        };
+        match flag {
+            "--out" => out = Some(PathBuf::from(value)),
+            "--games" => games = Some(number(1, 1 << 40)? as usize),
+            "--nodes" => limit = Some(GenLimit::Nodes(number(1, 1 << 40)?)),
+            "--depth" => limit = Some(GenLimit::Depth(number(1, 64)? as i32)),
+            "--seed" => seed = Some(number(0, u64::MAX)?),
+            "--concurrency" => config.concurrency = number(1, 1024)? as usize,
+            "--random-plies" => config.random_plies = number(0, 1000)? as u32,
+            "--random-multipv" => config.random_multipv = number(1, 600)? as usize,
+            "--random-margin" => config.random_margin = number(0, 30_000)? as i32,
+            "--eval-limit" => config.eval_limit = number(1, 30_000)? as i32,
+            "--min-ply" => config.min_ply = number(0, 10_000)? as u32,
+            "--max-plies" => config.max_plies = number(1, 100_000)? as u32,
+            "--hash" => config.hash_mib = number(1, 1 << 16)? as usize,
+            "--evalfile" => eval_file = Some(value.clone()),
+            "--fv-scale" => fv_scale = number(1, 128)? as i32,
+            other => return Err(format!("unknown argument '{other}'")),
+        }
+        i += 2;
+    }
+    config.out = out.ok_or("--out is required")?;
+    config.games = games.ok_or("--games is required")?;
+    config.limit = limit.ok_or("--nodes or --depth is required")?;
+    config.seed = seed.ok_or("--seed is required")?;
+    if let Some(path) = eval_file.filter(|p| p != "linear" && p != "internal") {
+        let (net, _) = crate::eval::nnue::load(Path::new(&path))
+            .map_err(|e| format!("--evalfile {path}: {e}"))?;
+        config.eval = Evaluator::Nnue {
+            net: Arc::new(net),
+            fv_scale,
+        };
+    }
+    Ok(config)
+}
+
+/// `hayate gensfen --read FILE`: the records as text, one a line.
+fn read_cli(args: &[String]) -> i32 {
+    let Some(path) = args.first() else {
+        eprintln!("hayate gensfen: --read needs a file\n{USAGE}");
+        return 2;
+    };
+    let mut count = u64::MAX;
+    let mut skip = 0u64;
+    let mut i = 1;
+    while i < args.len() {
+        let value = args.get(i + 1).and_then(|v| v.parse::<u64>().ok());
+        match (args[i].as_str(), value) {
+            ("--count", Some(n)) => count = n,
+            ("--skip", Some(n)) => skip = n,
+            (other, _) => {
+                eprintln!("hayate gensfen: bad argument '{other}'\n{USAGE}");
+                return 2;
+            }
+        }
+        i += 2;
+    }
+    let bytes = match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => std::fs::read(path),
+        Ok(_) => Err(std::io::Error::other("not a regular file")),
+        Err(e) => Err(e),
+    };
+    let bytes = match bytes {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("hayate gensfen: {path}: {e}");
+            return 2;
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for chunk in bytes
+        .chunks_exact(RECORD_BYTES)
+        .skip(skip.min(usize::MAX as u64) as usize)
+        .take(count.min(usize::MAX as u64) as usize)
+    {
+        let record = PackedSfenValue::from_bytes(chunk.try_into().expect("40 bytes"));
+        let line = match packed::unpack(&record.sfen) {
+            Ok(pos) => {
+                let mv = packed::move_from_u16(record.mv)
+                    .filter(|m| pos.is_legal(*m))
+                    .map_or_else(|| format!("?{:#06x}", record.mv), |m| m.to_string());
+                let sfen = pos.to_string();
+                let board_side_hand = sfen.rsplit_once(' ').map_or(sfen.as_str(), |(s, _)| s);
+                format!(
+                    "sfen {board_side_hand} {} score {} move {mv} result {}",
+                    record.game_ply, record.score, record.game_result
+                )
+            }
+            Err(e) => format!("bad record: {e}"),
+        };
+        if writeln!(out, "{line}").is_err() {
+            return 0;
+        }
+    }
+    if !bytes.len().is_multiple_of(RECORD_BYTES) {
+        eprintln!(
+            "hayate gensfen: {path} ends with {} stray bytes",
+            bytes.len() % RECORD_BYTES
+        );
+    }
+    0
+}
