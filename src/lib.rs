@@ -38,6 +38,7 @@ pub fn run(args: &[String]) -> i32 {
         Some("tune") => tune::tune_cli(&args[1..]),
         Some("label") => tune::label_cli(&args[1..]),
         Some("gensfen") => learn::gensfen::run_cli(&args[1..]),
+        Some("train") => learn::train::run_cli(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{}", HELP);
             0
@@ -65,6 +66,8 @@ usage:
   hayate gensfen --out <file> --games <n> (--nodes <n> | --depth <d>) --seed <s> [--concurrency <k>]
                               self-play training data as YaneuraOu PackedSfenValue records
                               (more flags: hayate gensfen --help); --read <file> shows them
+  hayate train --data <file> --out <nn.bin> [--arch kp|halfkp] [--epochs n] [--lambda x]
+                              train an NNUE net on gensfen data (hayate train --help)
   hayate selfplay [--games n] [--nodes n] [--seed s] [--concurrency k] [--out file]
                               self-play games for tuning (positions with results)
   hayate tune --data <file> [--validate file] [--out file] [--epochs n]

@@ -3,3 +3,4 @@
 
 pub mod gensfen;
 pub mod packed;
+pub mod train;

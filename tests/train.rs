@@ -1,0 +1,105 @@
+//! `hayate train`: the loss goes down on a small data set, and the exported net, read by
+//! the engine's loader, evaluates as the float net does within the quantisation's error.
+
+use hayate::eval::nnue::Network;
+use hayate::learn::packed::{self, PackedSfenValue};
+use hayate::learn::train::{self, Shape, TrainConfig};
+use hayate::Position;
+
+/// Positions of random playouts labelled with the linear evaluation (a teacher that is
+/// cheap and consistent), the result the teacher's verdict.
+fn records(games: usize, seed: u64) -> Vec<PackedSfenValue> {
+    let mut rng = seed | 1;
+    let mut next = || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut pos = Position::startpos();
+        for ply in 0..90u16 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[(next() % moves.len() as u64) as usize];
+            if ply >= 4 && !pos.in_check() {
+                let score = hayate::eval::evaluate(&pos).clamp(-3000, 3000);
+                out.push(PackedSfenValue {
+                    sfen: packed::pack(&pos).unwrap(),
+                    score: score as i16,
+                    mv: packed::move_to_u16(mv),
+                    game_ply: ply + 1,
+                    game_result: score.signum() as i8,
+                });
+            }
+            pos.play_unchecked(mv);
+        }
+    }
+    out
+}
+
+fn check_shape(shape: Shape, epochs: usize, tolerance_mean: f64, tolerance_max: f64) {
+    hayate::attacks::init();
+    let (train_records, held_records) = train::split_by_game(records(240, 11), 6);
+    assert!(!held_records.is_empty());
+    let train_set = train::samples(shape, &train_records);
+    let held_set = train::samples(shape, &held_records);
+    let config = TrainConfig {
+        epochs,
+        batch: 256,
+        lr: 2e-3,
+        lambda: 1.0,
+        seed: 5,
+    };
+    let mut losses = Vec::new();
+    let trainer = train::train(shape, &train_set, &held_set, &config, |_, loss, held, _| {
+        losses.push((loss, held));
+    });
+    assert_eq!(losses.len(), epochs);
+    let (first, last) = (losses[0], losses[epochs - 1]);
+    assert!(last.0 < first.0 * 0.8, "training loss {losses:?}");
+    // Held out: better than after the first epoch at some point (a small set overfits).
+    let best_held = losses.iter().map(|l| l.1).fold(f64::MAX, f64::min);
+    assert!(best_held < first.1, "held-out loss {losses:?}");
+
+    let bytes = trainer.model.export();
+    let (net, warnings) = Network::from_bytes(&bytes).expect("the export loads");
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(net.arch(), shape.arch());
+    let mut total = 0.0;
+    let mut worst: f64 = 0.0;
+    let positions: Vec<Position> = held_records
+        .iter()
+        .map(|r| packed::unpack(&r.sfen).unwrap())
+        .collect();
+    let mut distinct = std::collections::HashSet::new();
+    for pos in &positions {
+        let float = trainer.model.evaluate(pos) as f64;
+        let int = net.evaluate(pos, 16).unwrap() as f64;
+        distinct.insert(int as i64);
+        let d = (float - int).abs();
+        total += d;
+        worst = worst.max(d);
+    }
+    let mean = total / positions.len() as f64;
+    eprintln!(
+        "{shape:?}: losses {losses:?}; quantised against float over {} positions: mean {mean:.2} cp, worst {worst:.2} cp",
+        positions.len()
+    );
+    assert!(distinct.len() > 20, "the net answers {distinct:?}");
+    assert!(mean <= tolerance_mean, "mean error {mean}");
+    assert!(worst <= tolerance_max, "worst error {worst}");
+}
+
+#[test]
+fn kp_trains_and_exports_what_it_learned() {
+    check_shape(Shape::Kp, 5, 40.0, 200.0);
+}
+
+#[test]
+fn halfkp_trains_with_its_factoriser_and_exports_what_it_learned() {
+    check_shape(Shape::HalfKp, 4, 40.0, 200.0);
+}
