@@ -1,0 +1,187 @@
+//! `hayate train`: trains a classic NNUE net (`kp_256x2-32-32` or `halfkp_256x2-32-32`)
+//! on the CPU from `PackedSfenValue` records and writes it in YaneuraOu's format.
+//!
+//! The float net mirrors the integer one: the transformer's sums and every hidden layer
+//! are clipped to 0..1 (127 in the integer net), and the output `y` is the evaluation in
+//! units of [`SCORE_SCALE`] centipawns. Quantising multiplies the transformer by 127, the
+//! hidden layers' weights by 64 (their biases by 127 · 64) and the output layer so that the
+//! integer output divided by `FV_SCALE` (16) is `y · SCORE_SCALE`.
+//!
+//! The loss is the cross-entropy between the predicted win rate `sigmoid(y)` and a blend
+//! of the search score's win rate `sigmoid(score / SCORE_SCALE)` (weight `lambda`) and
+//! the game result (weight `1 - lambda`), less the target's own entropy, so a perfect fit
+//! is 0. HalfKP trains with a factoriser: each (king, piece) feature also switches on a
+//! king-independent piece feature, whose weights are added to every king's at export, so
+//! the 125,388 rows learn from what they share.
+
+mod cli;
+mod export;
+mod model;
+mod optimizer;
+
+pub use cli::{run_cli, USAGE};
+pub use model::Model;
+pub use optimizer::Trainer;
+
+use super::packed::{self, PackedSfenValue, RECORD_BYTES};
+use crate::eval::nnue::arch::{Architecture, FeatureSet, PIECE_STATES};
+use crate::eval::nnue::features;
+use crate::position::Position;
+use crate::types::Color;
+use rayon::prelude::*;
+use std::path::Path;
+
+/// Centipawns per unit of the float net's output, and the scale of the win rate:
+/// `sigmoid(cp / 600)` (the usual constant of the shogi engines' training scripts).
+pub const SCORE_SCALE: f32 = 600.0;
+
+/// `FV_SCALE` the exported nets are made for.
+pub const EXPORT_FV_SCALE: f32 = 16.0;
+
+/// Transformer outputs per side, and the hidden layers, of the shapes trained here.
+pub(crate) const HALF: usize = 256;
+pub(crate) const H1: usize = 32;
+pub(crate) const H2: usize = 32;
+
+/// One training position: the active features from the side to move's and the other
+/// side's view (factoriser features included), the score and the result.
+#[derive(Clone)]
+pub struct Sample {
+    pub(crate) features: [Vec<u32>; 2],
+    /// Target win rate of the side to move for `lambda` = 1 and 0.
+    pub(crate) score_rate: f32,
+    pub(crate) result_rate: f32,
+}
+
+/// Logistic function.
+pub(crate) fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Which net a run trains.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    Kp,
+    HalfKp,
+}
+
+impl Shape {
+    pub fn arch(self) -> Architecture {
+        match self {
+            Shape::Kp => Architecture::new(FeatureSet::KP, HALF, H1, H2),
+            Shape::HalfKp => Architecture::new(FeatureSet::HalfKP, HALF, H1, H2),
+        }
+    }
+
+    /// Rows of the trained transformer: the real features, and for HalfKP the
+    /// king-independent ones after them.
+    pub(crate) fn rows(self) -> usize {
+        match self {
+            Shape::Kp => FeatureSet::KP.dimensions(),
+            Shape::HalfKp => FeatureSet::HalfKP.dimensions() + PIECE_STATES,
+        }
+    }
+
+    /// Active rows of `viewer` in `pos`.
+    pub(crate) fn active(self, pos: &Position, viewer: Color) -> Vec<u32> {
+        let set = self.arch().features;
+        let real = features::active(pos, set, viewer);
+        let mut out: Vec<u32> = real.to_vec();
+        if self == Shape::HalfKp {
+            let base = FeatureSet::HalfKP.dimensions() as u32;
+            out.extend(real.iter().map(|&f| base + f % PIECE_STATES as u32));
+        }
+        out
+    }
+}
+
+/// Turns records into samples (positions that do not unpack or lack a king are skipped).
+pub fn samples(shape: Shape, records: &[PackedSfenValue]) -> Vec<Sample> {
+    records
+        .par_iter()
+        .filter_map(|r| {
+            let pos = packed::unpack(&r.sfen).ok()?;
+            if !features::supports(&pos) {
+                return None;
+            }
+            let us = pos.side_to_move();
+            Some(Sample {
+                features: [shape.active(&pos, us), shape.active(&pos, !us)],
+                score_rate: sigmoid(r.score as f32 / SCORE_SCALE),
+                result_rate: (r.game_result as f32 + 1.0) / 2.0,
+            })
+        })
+        .collect()
+}
+
+/// Reads every whole record of a file.
+pub fn read_records(path: &Path) -> std::io::Result<Vec<PackedSfenValue>> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    let bytes = std::fs::read(path)?;
+    Ok(bytes
+        .chunks_exact(RECORD_BYTES)
+        .map(|c| PackedSfenValue::from_bytes(c.try_into().expect("40 bytes")))
+        .collect())
+}
+
+/// Splits records into training and held-out positions by game: a game begins where the
+/// ply does not follow the record before; every `every`-th game is held out.
+pub fn split_by_game(
+    records: Vec<PackedSfenValue>,
+    every: usize,
+) -> (Vec<PackedSfenValue>, Vec<PackedSfenValue>) {
+    let mut train = Vec::new();
+    let mut held = Vec::new();
+    let mut game = 0usize;
+    let mut last_ply = u16::MAX;
+    for r in records {
+        if r.game_ply <= last_ply {
+            game += 1;
+        }
+        last_ply = r.game_ply;
+        if every > 0 && game.is_multiple_of(every) {
+            held.push(r);
+        } else {
+            train.push(r);
+        }
+    }
+    (train, held)
+}
+
+/// Training settings.
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    pub epochs: usize,
+    pub batch: usize,
+    pub lr: f32,
+    pub lambda: f32,
+    pub seed: u64,
+}
+
+/// Trains and reports each epoch through `report`; returns the trainer.
+pub fn train(
+    shape: Shape,
+    train: &[Sample],
+    held: &[Sample],
+    config: &TrainConfig,
+    mut report: impl FnMut(usize, f64, f64, f64),
+) -> Trainer {
+    let mut trainer = Trainer::new(Model::new(shape, config.seed));
+    let mut order: Vec<Sample> = train.to_vec();
+    let mut rng = config.seed | 1;
+    for epoch in 1..=config.epochs {
+        // Shuffle (Fisher-Yates).
+        for i in (1..order.len()).rev() {
+            let j = (model::uniform(&mut rng) * (i + 1) as f32) as usize % (i + 1);
+            order.swap(i, j);
+        }
+        let started = std::time::Instant::now();
+        let loss = trainer.epoch(&order, config);
+        let secs = started.elapsed().as_secs_f64();
+        report(epoch, loss, trainer.loss(held, config.lambda), secs);
+    }
+    trainer
+}
