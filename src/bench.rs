@@ -182,6 +182,12 @@ pub fn run_cli(args: &[String]) -> i32 {
         }
         i += 1;
     }
+    if let Err(physical) = crate::memory::check_fits(hash) {
+        eprintln!(
+            "hayate bench: --hash {hash}: larger than this machine's memory ({physical} MiB)"
+        );
+        return 2;
+    }
     crate::attacks::init();
     crate::eval::init();
     let eval = match eval_file {

@@ -5,6 +5,7 @@ use crate::position::Position;
 use crate::types::Move;
 use rayon::prelude::*;
 use std::fmt::Write as _;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// How to count the last ply.
@@ -119,6 +120,66 @@ impl PerftReport {
         );
         out
     }
+}
+
+/// Depth at and below which [`perft_until`] counts a subtree without looking at its stop
+/// flag: such a subtree takes well under a second, and the fast counter stays as it is.
+const UNCHECKED_DEPTH: u32 = 3;
+
+/// Like [`perft`], but gives up (`None`) soon after `stop` is set, so that a deep perft
+/// asked over USI (`go perft 255`) can be stopped.
+pub fn perft_until(
+    pos: &mut Position,
+    depth: u32,
+    mode: LeafMode,
+    stop: &AtomicBool,
+) -> Option<u64> {
+    if depth <= UNCHECKED_DEPTH {
+        return Some(perft(pos, depth, mode));
+    }
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let moves = pos.legal_moves();
+    let mut nodes = 0;
+    for &mv in &moves {
+        pos.play_unchecked(mv);
+        let below = perft_until(pos, depth - 1, mode, stop);
+        pos.undo();
+        nodes += below?;
+    }
+    Some(nodes)
+}
+
+/// A perft with per-move counts on one thread that `stop` can end (`None` then).
+pub fn run_until(
+    pos: &Position,
+    depth: u32,
+    mode: LeafMode,
+    stop: &AtomicBool,
+) -> Option<PerftReport> {
+    crate::attacks::init();
+    let start = Instant::now();
+    let mut lines = Vec::new();
+    if depth > 0 {
+        for mv in pos.legal_moves() {
+            let mut p = pos.clone();
+            p.clear_history();
+            p.play_unchecked(mv);
+            lines.push((mv, perft_until(&mut p, depth - 1, mode, stop)?));
+        }
+    }
+    lines.sort_by_key(|(mv, _)| mv.to_string());
+    let nodes = if depth == 0 {
+        1
+    } else {
+        lines.iter().map(|(_, n)| n).sum()
+    };
+    Some(PerftReport {
+        nodes,
+        divide: Some(lines),
+        millis: start.elapsed().as_millis(),
+    })
 }
 
 /// Runs perft, timing it. Root moves are split across threads when `threads > 1` or when

@@ -163,6 +163,11 @@ impl ThreadPool {
         Ok(pool)
     }
 
+    /// Size of the table in MiB.
+    pub fn hash_mib(&self) -> usize {
+        self.tt.size_mib()
+    }
+
     pub fn thread_count(&self) -> usize {
         self.threads.len()
     }
@@ -264,8 +269,8 @@ impl ThreadPool {
     pub fn start(&mut self, root: Position, settings: Settings, reporter: Reporter) {
         self.wait();
         self.clean = false;
-        let start = Instant::now();
         let limits = &settings.limits;
+        let start = limits.received.unwrap_or_else(Instant::now);
         let budget = match (limits.movetime, limits.clock) {
             (Some(ms), _) => Some(Budget::fixed(Duration::from_millis(ms))),
             (None, Some(clock)) if !limits.infinite => {
@@ -304,8 +309,15 @@ impl ThreadPool {
         self.shared.stop.store(true, Ordering::SeqCst);
     }
 
-    /// The pondered move was played: the search goes on as a normal timed one.
+    /// The pondered move was played: the search goes on as a normal timed one. Outside
+    /// pondering it means nothing (a late or stray `ponderhit` must not move the
+    /// deadline of a normal search back).
     pub fn ponderhit(&self) {
+        if !self.shared.pondering.load(Ordering::SeqCst) {
+            return;
+        }
+        // The deadline's new origin first, then the end of pondering: a thread that
+        // sees pondering over must find the new origin.
         if let Some(job) = &self.current {
             if let Ok(mut t) = job.ponderhit_at.lock() {
                 *t = Some(Instant::now());

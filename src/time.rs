@@ -29,7 +29,8 @@ pub struct Clock {
     pub time_left: u64,
     /// Byoyomi per move (ms), 0 when none.
     pub byoyomi: u64,
-    /// Fischer increment for this move (ms), 0 when none; already available now.
+    /// Fischer increment (ms), 0 when none. Planned with, but never counted on for the
+    /// hard deadline: a GUI may add it before the move or after.
     pub increment: u64,
 }
 
@@ -119,12 +120,16 @@ pub fn budget(clock: Clock, ply: u32, options: TimeOptions) -> Budget {
         byoyomi,
         increment,
     } = clock;
-    // Everything that may be spent on this move without losing.
-    let available = time_left + byoyomi.max(increment);
-    // Margin: the network delay always; the larger byoyomi margin when the move has to
-    // fit into the byoyomi alone. Never more than half of what is available.
+    // Everything that is sure to be on the clock for this move. The increment is not
+    // counted: some GUIs add it before the move (then it is in `time_left` already),
+    // others after, and a plan that spends it before it is there loses on time.
+    let available = time_left + byoyomi;
+    // Margin: the network delay always; the larger byoyomi margin whenever the move may
+    // have to be paid from the byoyomi (a GUI that counts whole seconds flags a move
+    // that ends a few milliseconds into a second it did not have). Never more than half
+    // of what is available.
     let in_byoyomi_only = time_left == 0 && byoyomi > 0;
-    let margin = if in_byoyomi_only {
+    let margin = if byoyomi > 0 {
         options.network_delay2.max(options.network_delay)
     } else {
         options.network_delay
@@ -283,7 +288,7 @@ mod tests {
     }
 
     #[test]
-    fn increment_is_available_now() {
+    fn the_increment_is_planned_with_but_the_deadline_fits_the_clock_without_it() {
         let b = budget(
             Clock {
                 time_left: 40_000,
@@ -293,8 +298,57 @@ mod tests {
             30,
             TimeOptions::default(),
         );
-        assert!(ms(b.maximum) <= 50_000 - 120);
-        assert!(ms(b.maximum) >= 10_000);
+        assert!(ms(b.maximum) >= 10_000, "{b:?}");
+        assert!(
+            ms(b.optimum) > 40_000 / 60,
+            "the increment adds to the plan: {b:?}"
+        );
+        // Little main time left and a large increment: the deadline stays within the
+        // main time, whether or not the GUI has added this move's increment yet.
+        let b = budget(
+            Clock {
+                time_left: 500,
+                byoyomi: 0,
+                increment: 10_000,
+            },
+            30,
+            TimeOptions::default(),
+        );
+        assert_eq!(ms(b.maximum), 500 - 120, "{b:?}");
+    }
+
+    #[test]
+    fn a_move_that_may_reach_into_the_byoyomi_keeps_the_byoyomi_margin() {
+        // The main time runs out during this move: it is paid from the byoyomi, so the
+        // byoyomi margin applies as it does with no main time at all.
+        for time_left in [0, 1, 100, 999] {
+            let b = budget(
+                Clock {
+                    time_left,
+                    byoyomi: 1_000,
+                    increment: 0,
+                },
+                60,
+                TimeOptions::default(),
+            );
+            let available = time_left + 1_000;
+            assert_eq!(
+                ms(b.maximum),
+                available - (available / 2).min(1_120),
+                "{b:?}"
+            );
+        }
+        // With plenty of main time the move is planned from it as before.
+        let b = budget(
+            Clock {
+                time_left: 600_000,
+                byoyomi: 10_000,
+                increment: 0,
+            },
+            60,
+            TimeOptions::default(),
+        );
+        assert_eq!(ms(b.maximum), 600_000 / 4 + 10_000);
     }
 
     #[test]
@@ -319,7 +373,7 @@ mod tests {
         for n in 0..moves {
             let b = budget(clock, 2 * n + 1, TimeOptions::default());
             let spent = ms(b.optimum);
-            assert!(spent <= clock.time_left + clock.increment.max(clock.byoyomi));
+            assert!(spent <= clock.time_left + clock.byoyomi);
             clock.time_left = (clock.time_left + clock.increment).saturating_sub(spent);
             out.push(spent);
         }

@@ -110,11 +110,20 @@ pub struct TranspositionTable {
 #[derive(Debug)]
 pub struct AllocError {
     pub mib: usize,
+    /// The machine's memory (MiB) when the size was refused for being larger.
+    pub physical: Option<usize>,
 }
 
 impl std::fmt::Display for AllocError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "could not allocate a {} MiB hash table", self.mib)
+        match self.physical {
+            Some(p) => write!(
+                f,
+                "a {} MiB hash table is larger than this machine's memory ({p} MiB)",
+                self.mib
+            ),
+            None => write!(f, "could not allocate a {} MiB hash table", self.mib),
+        }
     }
 }
 
@@ -167,6 +176,13 @@ impl TranspositionTable {
 
     /// Reallocates to `mib` MiB, empty. On failure the table keeps its old size, cleared.
     pub fn resize(&mut self, mib: usize) -> Result<(), AllocError> {
+        if let Err(physical) = crate::memory::check_fits(mib) {
+            self.clear();
+            return Err(AllocError {
+                mib,
+                physical: Some(physical),
+            });
+        }
         let count = (mib.max(1) << 20) / std::mem::size_of::<Bucket>();
         if count == self.buckets.len() {
             self.clear();
@@ -175,7 +191,10 @@ impl TranspositionTable {
         let mut fresh: Vec<Bucket> = Vec::new();
         if fresh.try_reserve_exact(count).is_err() {
             self.clear();
-            return Err(AllocError { mib });
+            return Err(AllocError {
+                mib,
+                physical: None,
+            });
         }
         self.buckets = Vec::new();
         advise_huge_pages(&mut fresh);

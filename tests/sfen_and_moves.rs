@@ -150,7 +150,15 @@ fn sfen_error_bad_hand() {
 #[test]
 fn sfen_error_bad_ply() {
     let board = "4k4/9/9/9/9/9/9/9/4K4 b -";
-    for ply in ["0", "-3", "abc", "1.5"] {
+    for ply in [
+        "0",
+        "-3",
+        "abc",
+        "1.5",
+        "1000001",
+        "4294967295",
+        "4294967296",
+    ] {
         assert_sfen_err(
             &format!("{board} {ply}"),
             SfenError::BadPly(ply.to_string()),

@@ -938,6 +938,13 @@ fn fuzz_corpus() -> Vec<String> {
         "go btime 100 wtime 100 binc 10 winc 10",
         "go perft 1",
         "go perft 2",
+        "go btime 1 wtime 1 byoyomi 100",
+        "go nodes 99999999999999999999999 depth 1",
+        "go btime x wtime y byoyomi 100",
+        "position sfen 4k4/9/4P4/9/9/9/4P4/9/4K4 b G 1",
+        "position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 4294967295",
+        "setoption name MateHash value 99999999999999999999",
+        "setoption name BookFile value /dev/zero",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -1030,7 +1037,7 @@ fn tame(line: Vec<u8>) -> Option<Vec<u8>> {
     }
 }
 
-/// Test 5: thousands of random and mutated lines in one process, then a normal exchange.
+/// Test 5: ten thousand random and mutated lines in one process, then a normal exchange.
 #[test]
 fn fuzzed_lines_keep_the_engine_alive() {
     let corpus = fuzz_corpus();
@@ -1073,7 +1080,7 @@ fn fuzzed_lines_keep_the_engine_alive() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut e = Engine::start();
     e.sync();
-    let batches = 8;
+    let batches = 20;
     let mut gos = 0;
     let per_batch = 500;
     for batch in 0..batches {

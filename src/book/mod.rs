@@ -65,10 +65,7 @@ impl Book {
             path: path.display().to_string(),
             message: e.to_string(),
         };
-        let file = File::open(path).map_err(io_error)?;
-        if file.metadata().map_err(io_error)?.is_dir() {
-            return Err(io_error(io::Error::other("it is a directory")));
-        }
+        let (file, _) = crate::files::open_regular(path).map_err(io_error)?;
         let mut reader = BufReader::with_capacity(1 << 20, file);
         let (index, errors, error_count) = build_index(&mut reader).map_err(io_error)?;
         Ok(Book {

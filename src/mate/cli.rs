@@ -90,7 +90,13 @@ pub fn run_cli(args: &[String]) -> i32 {
         nodes: a.nodes,
         shortest: true,
     };
-    let mut table = Table::new(a.hash);
+    let mut table = match Table::try_new(a.hash) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("hayate mate: --hash {}: {e}", a.hash);
+            return 2;
+        }
+    };
     if let Some(file) = &a.file {
         return run_file(file, &a, limits, &mut table);
     }

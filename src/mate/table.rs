@@ -39,11 +39,20 @@ struct Entry {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TableError {
     pub mib: usize,
+    /// The machine's memory (MiB) when the size was refused for being larger.
+    pub physical: Option<usize>,
 }
 
 impl std::fmt::Display for TableError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "cannot allocate a {} MiB mate table", self.mib)
+        match self.physical {
+            Some(p) => write!(
+                f,
+                "a {} MiB mate table is larger than this machine's memory ({p} MiB)",
+                self.mib
+            ),
+            None => write!(f, "cannot allocate a {} MiB mate table", self.mib),
+        }
     }
 }
 
@@ -86,12 +95,19 @@ impl Table {
 
     /// A table of about `mib` MiB, or an error when the memory cannot be had.
     pub fn try_new(mib: usize) -> Result<Table, TableError> {
+        crate::memory::check_fits(mib).map_err(|physical| TableError {
+            mib,
+            physical: Some(physical),
+        })?;
         let bytes = mib.max(1).saturating_mul(1 << 20);
         let clusters = (bytes / (CLUSTER * std::mem::size_of::<Entry>())).max(1);
         let mut entries = Vec::new();
         entries
             .try_reserve_exact(clusters * CLUSTER)
-            .map_err(|_| TableError { mib })?;
+            .map_err(|_| TableError {
+                mib,
+                physical: None,
+            })?;
         entries.resize(clusters * CLUSTER, Entry::default());
         Ok(Table {
             entries,

@@ -51,7 +51,10 @@ impl fmt::Display for SfenError {
             SfenError::BadPromotion(t) => write!(f, "'{t}' cannot be promoted"),
             SfenError::BadSide(t) => write!(f, "side to move must be 'b' or 'w', got '{t}'"),
             SfenError::BadHand(t) => write!(f, "bad hand '{t}'"),
-            SfenError::BadPly(t) => write!(f, "move number must be a positive integer, got '{t}'"),
+            SfenError::BadPly(t) => write!(
+                f,
+                "move number must be an integer 1..={MAX_MOVE_NUMBER}, got '{t}'"
+            ),
             SfenError::TooManyPieces { kind, count, max } => {
                 write!(f, "{count} pieces of kind {kind}, at most {max} exist")
             }
@@ -76,6 +79,23 @@ impl FromStr for Position {
 
     /// Parses `<board> <side> <hand> [<move number>]`.
     fn from_str(sfen: &str) -> Result<Position, SfenError> {
+        let (pos, tolerated) = Position::from_sfen_tolerant(sfen)?;
+        match tolerated.into_iter().next() {
+            Some(e) => Err(e),
+            None => Ok(pos),
+        }
+    }
+}
+
+/// The largest move number an SFEN may give: far beyond any game, and far enough from
+/// the integer limit that counting on from it never wraps.
+pub const MAX_MOVE_NUMBER: u32 = 1_000_000;
+
+impl Position {
+    /// Parses an SFEN as [`str::parse`] does, but takes a position that cannot arise in a
+    /// game yet is well defined (two own pawns already on one file, as in some published
+    /// tsume collections): it is returned with what is wrong with it, for a warning.
+    pub fn from_sfen_tolerant(sfen: &str) -> Result<(Position, Vec<SfenError>), SfenError> {
         let fields: Vec<&str> = sfen.split_whitespace().collect();
         if !(3..=4).contains(&fields.len()) {
             return Err(SfenError::FieldCount(fields.len()));
@@ -90,17 +110,17 @@ impl FromStr for Position {
         pos.hands = parse_hand(fields[2])?;
         if let Some(ply) = fields.get(3) {
             pos.ply = match ply.parse::<u32>() {
-                Ok(n) if n >= 1 => n,
+                Ok(n) if (1..=MAX_MOVE_NUMBER).contains(&n) => n,
                 _ => return Err(SfenError::BadPly(ply.to_string())),
             };
         }
-        validate(&pos)?;
+        let tolerated = validate(&pos)?;
         if pos.side == Color::White {
             pos.board_key ^= super::zobrist::side();
         }
         pos.hand_key = Position::hand_key_of(&pos.hands);
         pos.checkers = pos.compute_checkers();
-        Ok(pos)
+        Ok((pos, tolerated))
     }
 }
 
@@ -215,7 +235,10 @@ fn parse_hand(text: &str) -> Result<[Hand; 2], SfenError> {
     Ok(hands)
 }
 
-fn validate(pos: &Position) -> Result<(), SfenError> {
+/// Checks what makes a position unplayable (an error) and returns what only makes it
+/// unreachable in a game (two pawns of a side on one file).
+fn validate(pos: &Position) -> Result<Vec<SfenError>, SfenError> {
+    let mut tolerated = Vec::new();
     // Piece counts, board and hands together.
     for kind in PieceKind::ALL.iter().filter(|k| !k.is_promoted()) {
         let mut on_board = pos.pieces_of_kind(*kind).count();
@@ -254,7 +277,7 @@ fn validate(pos: &Position) -> Result<(), SfenError> {
         let pawns = pos.pieces_of(color, PieceKind::Pawn);
         for file in 0..9 {
             if (pawns & Bitboard::file(file)).has_more_than_one() {
-                return Err(SfenError::TwoPawnsOnFile {
+                tolerated.push(SfenError::TwoPawnsOnFile {
                     color,
                     file: file + 1,
                 });
@@ -268,7 +291,7 @@ fn validate(pos: &Position) -> Result<(), SfenError> {
             return Err(SfenError::OpponentInCheck);
         }
     }
-    Ok(())
+    Ok(tolerated)
 }
 
 impl fmt::Display for Position {

@@ -45,6 +45,10 @@ pub struct Limits {
     pub multipv: usize,
     /// When not empty, only these root moves are searched.
     pub searchmoves: Vec<Move>,
+    /// When the `go` was read: the clock runs from then, so work done before the search
+    /// starts (a table resized, a net loaded, a book probed) is paid from this move's
+    /// time. `None`: from the start of the search.
+    pub received: Option<std::time::Instant>,
 }
 
 /// Everything a search needs besides the position.

@@ -20,29 +20,50 @@ pub struct GoParams {
     pub searchmoves: Vec<String>,
 }
 
+/// Largest time taken from `go` (ms), about 31 years: larger values mean "no hurry" and
+/// are clamped, so deadlines computed from them never overflow.
+pub const MAX_MILLIS: u64 = 1_000_000_000_000;
+
+/// Deepest `go depth` / `go perft` taken.
+pub const MAX_DEPTH: u64 = 255;
+
+/// The search a `go` gets when a malformed value was dropped and no limit is left: a
+/// bad limit must not become a search without end.
+pub const FALLBACK_MILLIS: u64 = 1000;
+
+/// Problems reported one by one in the `info string`; the rest are counted.
+const WARNINGS_SHOWN: usize = 3;
+
 impl GoParams {
-    /// Parses the tokens after `go`. Unparsable values are skipped; each yields a warning
-    /// for an `info string`.
+    /// Parses the tokens after `go`. Numbers past their range are clamped; malformed
+    /// values are skipped with a warning for an `info string` (at most a few, then a
+    /// count). If that leaves a `go` without any limit, it gets a fixed
+    /// [`FALLBACK_MILLIS`] instead of running until `stop`.
     pub fn parse(tokens: &[&str]) -> (GoParams, Vec<String>) {
         let mut p = GoParams::default();
-        let mut warnings = Vec::new();
+        let mut warnings = Warnings::default();
         let mut i = 0;
         while i < tokens.len() {
             let key = tokens[i];
             i += 1;
+            let ms = |i: &mut usize, w: &mut Warnings| {
+                number(tokens, i, key, w).map(|n| n.min(MAX_MILLIS))
+            };
             match key {
-                "btime" => p.btime = number(tokens, &mut i, key, &mut warnings),
-                "wtime" => p.wtime = number(tokens, &mut i, key, &mut warnings),
-                "byoyomi" => p.byoyomi = number(tokens, &mut i, key, &mut warnings),
-                "binc" => p.binc = number(tokens, &mut i, key, &mut warnings),
-                "winc" => p.winc = number(tokens, &mut i, key, &mut warnings),
-                "movetime" => p.movetime = number(tokens, &mut i, key, &mut warnings),
+                "btime" => p.btime = ms(&mut i, &mut warnings),
+                "wtime" => p.wtime = ms(&mut i, &mut warnings),
+                "byoyomi" => p.byoyomi = ms(&mut i, &mut warnings),
+                "binc" => p.binc = ms(&mut i, &mut warnings),
+                "winc" => p.winc = ms(&mut i, &mut warnings),
+                "movetime" => p.movetime = ms(&mut i, &mut warnings),
                 "nodes" => p.nodes = number(tokens, &mut i, key, &mut warnings),
                 "depth" => {
-                    p.depth = number(tokens, &mut i, key, &mut warnings).map(|d| d.min(255) as u32)
+                    p.depth =
+                        number(tokens, &mut i, key, &mut warnings).map(|d| d.min(MAX_DEPTH) as u32)
                 }
                 "perft" => {
-                    p.perft = number(tokens, &mut i, key, &mut warnings).map(|d| d.min(255) as u32)
+                    p.perft =
+                        number(tokens, &mut i, key, &mut warnings).map(|d| d.min(MAX_DEPTH) as u32)
                 }
                 "ponder" => p.ponder = true,
                 "infinite" => p.infinite = true,
@@ -51,7 +72,11 @@ impl GoParams {
                         i += 1;
                         p.mate = Some(None);
                     } else {
-                        p.mate = Some(number(tokens, &mut i, key, &mut warnings));
+                        let millis = ms(&mut i, &mut warnings).unwrap_or_else(|| {
+                            warnings.push(format!("go mate: solving for {FALLBACK_MILLIS} ms"));
+                            FALLBACK_MILLIS
+                        });
+                        p.mate = Some(Some(millis));
                     }
                 }
                 "searchmoves" => {
@@ -66,18 +91,64 @@ impl GoParams {
                 }
             }
         }
-        (p, warnings)
+        let unlimited = p.btime.is_none()
+            && p.wtime.is_none()
+            && p.byoyomi.is_none()
+            && p.binc.is_none()
+            && p.winc.is_none()
+            && p.movetime.is_none()
+            && p.depth.is_none()
+            && p.nodes.is_none()
+            && p.mate.is_none()
+            && p.perft.is_none()
+            && !p.infinite
+            && !p.ponder;
+        let fallback = warnings.count > 0 && unlimited;
+        let mut notes = warnings.finish();
+        if fallback {
+            p.movetime = Some(FALLBACK_MILLIS);
+            notes.push(format!(
+                "go: no valid limit left, searching {FALLBACK_MILLIS} ms"
+            ));
+        }
+        (p, notes)
     }
 }
 
-/// Reads the number after `key` at `tokens[*i]`, advancing past it. A bad value is
-/// skipped (unless it is the next keyword) with a warning.
-fn number(tokens: &[&str], i: &mut usize, key: &str, warnings: &mut Vec<String>) -> Option<u64> {
+/// The warnings of one `go` line: the first few in full, the rest counted.
+#[derive(Default)]
+struct Warnings {
+    shown: Vec<String>,
+    count: usize,
+}
+
+impl Warnings {
+    fn push(&mut self, text: String) {
+        if self.shown.len() < WARNINGS_SHOWN {
+            self.shown.push(text);
+        }
+        self.count += 1;
+    }
+
+    fn finish(mut self) -> Vec<String> {
+        if self.count > self.shown.len() {
+            let more = self.count - self.shown.len();
+            let noun = if more == 1 { "problem" } else { "problems" };
+            self.shown.push(format!("{more} more {noun}"));
+        }
+        self.shown
+    }
+}
+
+/// Reads the number after `key` at `tokens[*i]`, advancing past it: a non-negative
+/// integer of any size, clamped to `u64` (a negative one counts as 0). A malformed value
+/// is skipped (unless it is the next keyword) with a warning.
+fn number(tokens: &[&str], i: &mut usize, key: &str, warnings: &mut Warnings) -> Option<u64> {
     let value = tokens.get(*i).copied();
-    match value.and_then(|v| v.parse::<i64>().ok()) {
+    match value.and_then(parse_clamped) {
         Some(n) => {
             *i += 1;
-            Some(n.max(0) as u64)
+            Some(n)
         }
         None => {
             let shown: String = value.unwrap_or("").chars().take(30).collect();
@@ -88,6 +159,21 @@ fn number(tokens: &[&str], i: &mut usize, key: &str, warnings: &mut Vec<String>)
             None
         }
     }
+}
+
+/// An integer of any length, clamped to `0..=u64::MAX`.
+fn parse_clamped(text: &str) -> Option<u64> {
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if negative {
+        return Some(0);
+    }
+    Some(digits.parse::<u64>().unwrap_or(u64::MAX))
 }
 
 fn is_keyword(token: &str) -> bool {
@@ -136,5 +222,49 @@ mod tests {
         assert_eq!(p.btime, None);
         assert_eq!(p.wtime, Some(5));
         assert_eq!(w.len(), 2);
+    }
+
+    #[test]
+    fn numbers_past_the_range_are_clamped_not_dropped() {
+        let (p, w) = GoParams::parse(&[
+            "btime",
+            "18446744073709551615",
+            "wtime",
+            "99999999999999999999999",
+            "depth",
+            "9999999999999999999999",
+            "nodes",
+            "123456789012345678901234567890",
+            "byoyomi",
+            "-5",
+        ]);
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(p.btime, Some(MAX_MILLIS));
+        assert_eq!(p.wtime, Some(MAX_MILLIS));
+        assert_eq!(p.depth, Some(MAX_DEPTH as u32));
+        assert_eq!(p.nodes, Some(u64::MAX));
+        assert_eq!(p.byoyomi, Some(0));
+    }
+
+    #[test]
+    fn a_bad_limit_never_becomes_an_endless_search() {
+        let (p, w) = GoParams::parse(&["mate", "abc"]);
+        assert_eq!(p.mate, Some(Some(FALLBACK_MILLIS)));
+        assert!(!w.is_empty());
+        let (p, _) = GoParams::parse(&["btime", "x", "wtime", "y", "byoyomi", "z"]);
+        assert_eq!(p.movetime, Some(FALLBACK_MILLIS));
+        // A plain `go` is a search until `stop`, as asked.
+        let (p, w) = GoParams::parse(&[]);
+        assert_eq!(p, GoParams::default());
+        assert!(w.is_empty());
+    }
+
+    #[test]
+    fn a_flood_of_junk_gives_a_few_warnings() {
+        let junk = vec!["x"; 100_000];
+        let (_, w) = GoParams::parse(&junk);
+        assert_eq!(w.len(), WARNINGS_SHOWN + 2, "{w:?}");
+        assert!(w[WARNINGS_SHOWN].contains("99997 more problems"), "{w:?}");
+        assert!(w[WARNINGS_SHOWN + 1].contains("searching"), "{w:?}");
     }
 }

@@ -10,12 +10,12 @@ mod go;
 mod info;
 mod mate;
 mod options;
+mod perft;
 
 pub use go::GoParams;
 pub use info::{Bound, Score, SearchInfo};
 pub use options::{OptionError, Options};
 
-use crate::perft::{self, LeafMode};
 use crate::position::Position;
 use crate::search::{self, score, Decision, Event, Limits, Settings};
 use crate::threads::ThreadPool;
@@ -25,8 +25,13 @@ use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// Longest input line kept; the rest of a longer line is read and dropped.
+/// Longest input line taken; a longer one is read to its end and refused whole (a cut
+/// `position ... 8h2b+` would otherwise be played as `8h2b`).
 const MAX_LINE: usize = 1 << 20;
+
+/// How long `quit` (or the end of input) waits for running work to stop before the
+/// process ends anyway.
+const QUIT_GRACE: std::time::Duration = std::time::Duration::from_millis(800);
 
 /// A shared, line-atomic writer: each line is written and flushed under one lock, so
 /// lines from the command loop and the thinking thread never interleave.
@@ -113,12 +118,24 @@ pub fn run_stdio() -> i32 {
     loop {
         match crate::lines::read_line_capped(&mut input, &mut line, MAX_LINE) {
             Ok((0, _)) | Err(_) => break,
-            Ok(_) => {}
+            Ok((_, true)) => {
+                session.out.info_string(&format!(
+                    "input line longer than {} MiB refused",
+                    MAX_LINE >> 20
+                ));
+                continue;
+            }
+            Ok((_, false)) => {}
         }
         if !session.handle(&String::from_utf8_lossy(&line)) {
             break;
         }
     }
+    // Whatever is running gets a moment to stop and answer; then the process ends.
+    std::thread::spawn(|| {
+        std::thread::sleep(QUIT_GRACE);
+        std::process::exit(0);
+    });
     session.finish_search();
     0
 }
@@ -141,6 +158,8 @@ pub struct Session {
     book_answer: Option<String>,
     /// `go mate` runs here, apart from the search threads.
     mate: mate::MateRunner,
+    /// `go perft` runs here.
+    perft: perft::PerftRunner,
     /// The evaluation: the linear one or a net from `EvalFile`/`EvalDir`.
     eval: evalfile::EvalState,
 }
@@ -156,6 +175,7 @@ impl Session {
             book: crate::book::BookPlayer::new(),
             book_answer: None,
             mate: mate::MateRunner::default(),
+            perft: perft::PerftRunner::default(),
             eval: evalfile::EvalState::default(),
         }
     }
@@ -180,6 +200,7 @@ impl Session {
             "isready" => {
                 // Asked during a search, answer at once; otherwise prepare everything.
                 let busy = self.mate.is_running()
+                    || self.perft.is_running()
                     || self.book_answer.is_some()
                     || (self.is_searching() && !self.answered.load(Ordering::SeqCst));
                 if !busy {
@@ -202,7 +223,7 @@ impl Session {
             }
             "position" => {
                 self.finish_search();
-                if let Err(msg) = self.set_position(args) {
+                if let Some(msg) = self.set_position(args) {
                     self.out.info_string(&msg);
                 }
             }
@@ -217,10 +238,7 @@ impl Session {
                 }
             }
             "gameover" => self.finish_search(),
-            "quit" => {
-                self.finish_search();
-                return false;
-            }
+            "quit" => return false,
             "d" => self.show_board(),
             "eval" => {
                 self.prepare_eval(false);
@@ -261,6 +279,7 @@ impl Session {
             self.out.line(&line);
         }
         self.mate.finish();
+        self.perft.finish();
         if let Some(pool) = &self.pool {
             pool.stop();
             pool.wait();
@@ -268,7 +287,9 @@ impl Session {
     }
 
     fn is_searching(&self) -> bool {
-        self.mate.is_running() || self.pool.as_ref().is_some_and(|p| p.is_searching())
+        self.mate.is_running()
+            || self.perft.is_running()
+            || self.pool.as_ref().is_some_and(|p| p.is_searching())
     }
 
     /// Makes the thread pool, or brings it to the `Threads` and `USI_Hash` options.
@@ -313,21 +334,34 @@ impl Session {
     }
 
     /// `position startpos|sfen <sfen> [moves ...]`. On a bad SFEN the previous position is
-    /// kept; on a bad move the moves before it are applied.
-    fn set_position(&mut self, args: &[&str]) -> Result<(), String> {
+    /// kept; on a bad move the moves before it are applied. A position that cannot arise
+    /// in a game but is well defined (two own pawns on a file, as in some tsume
+    /// collections) is taken with a warning, so that `go mate` solves the problem given.
+    /// Returns the one message the command has for the user, if any.
+    fn set_position(&mut self, args: &[&str]) -> Option<String> {
         let moves_at = args.iter().position(|&t| t == "moves");
         let (setup, moves) = match moves_at {
             Some(i) => (&args[..i], &args[i + 1..]),
             None => (args, &[][..]),
         };
+        let mut notes = Vec::new();
         let mut pos = match setup.first() {
             Some(&"startpos") if setup.len() == 1 => Position::startpos(),
-            Some(&"sfen") => setup[1..]
-                .join(" ")
-                .parse::<Position>()
-                .map_err(|e| format!("bad sfen, position unchanged: {e}"))?,
+            Some(&"sfen") => match Position::from_sfen_tolerant(&setup[1..].join(" ")) {
+                Ok((pos, tolerated)) => {
+                    if !tolerated.is_empty() {
+                        let what: Vec<String> = tolerated.iter().map(|e| e.to_string()).collect();
+                        notes.push(format!(
+                            "sfen taken, though no game reaches it: {}",
+                            what.join(", ")
+                        ));
+                    }
+                    pos
+                }
+                Err(e) => return Some(format!("bad sfen, position unchanged: {e}")),
+            },
             _ => {
-                return Err(
+                return Some(
                     "position needs 'startpos' or 'sfen <sfen>', position unchanged".to_string(),
                 )
             }
@@ -336,38 +370,38 @@ impl Session {
             match pos.parse_move(text) {
                 Ok(mv) => pos.play_unchecked(mv),
                 Err(e) => {
-                    self.position = pos;
-                    return Err(format!(
+                    notes.push(format!(
                         "illegal move {} ({e}); the first {i} moves were applied",
                         i + 1
                     ));
+                    break;
                 }
             }
         }
         self.position = pos;
-        Ok(())
+        (!notes.is_empty()).then(|| notes.join("; "))
     }
 
     fn go(&mut self, args: &[&str]) {
+        // The clock runs from here: whatever comes before the search is paid from it.
+        let received = std::time::Instant::now();
         self.finish_search();
-        let (params, warnings) = GoParams::parse(args);
-        for w in warnings {
-            self.out.info_string(&w);
-        }
+        let (params, mut notes) = GoParams::parse(args);
         if let Some(depth) = params.perft {
-            let report = perft::run(&self.position, depth, LeafMode::Bulk, 1, true);
-            for l in report.to_text().lines() {
-                self.out.line(l);
-            }
+            self.say_once(&notes);
+            self.perft
+                .start(self.position.clone(), depth, self.out.clone());
             return;
         }
         if let Some(millis) = params.mate {
+            self.say_once(&notes);
             let mib = self.options.mate_hash_mib();
             self.mate
                 .start(self.position.clone(), millis, mib, self.out.clone());
             return;
         }
         if self.play_book_move(&params) {
+            self.say_once(&notes);
             return;
         }
         // `go` without `isready` after a change of net: load it now rather than search
@@ -379,9 +413,9 @@ impl Session {
             .filter_map(|t| self.position.parse_move(t).ok())
             .collect();
         if searchmoves.len() != params.searchmoves.len() {
-            self.out
-                .info_string("searchmoves: moves that are not legal here are ignored");
+            notes.push("searchmoves: moves that are not legal here are ignored".to_string());
         }
+        self.say_once(&notes);
         let side = self.position.side_to_move();
         let limits = Limits {
             depth: params.depth.map(|d| d as i32),
@@ -399,6 +433,7 @@ impl Session {
             ponder: params.ponder,
             multipv: self.options.multi_pv(),
             searchmoves,
+            received: Some(received),
         };
         let settings = Settings {
             limits,
@@ -422,7 +457,34 @@ impl Session {
             out.line(&event_text(&event));
         });
         let pos = self.position.clone();
-        self.prepare_pool().start(pos, settings, reporter);
+        self.pool_for_go().start(pos, settings, reporter);
+    }
+
+    /// The problems found in one command, as a single `info string` (none if none).
+    fn say_once(&self, notes: &[String]) {
+        if !notes.is_empty() {
+            self.out.info_string(&notes.join("; "));
+        }
+    }
+
+    /// The pool for a search: made if there is none yet (a `go` without any `isready`),
+    /// with the `Threads` asked for, but with the table it has: a new `USI_Hash` takes
+    /// effect at `isready`, since filling a large table here would be paid from this
+    /// move's clock.
+    fn pool_for_go(&mut self) -> &mut ThreadPool {
+        if self.pool.is_none() {
+            return self.prepare_pool();
+        }
+        let (threads, mib) = (self.options.threads(), self.options.hash_mib());
+        let pool = self.pool.as_mut().expect("pool checked above");
+        if pool.hash_mib() != mib {
+            self.out.info_string(&format!(
+                "USI_Hash {mib} takes effect at the next isready; this search keeps the {} MiB table",
+                pool.hash_mib()
+            ));
+        }
+        pool.set_threads(threads);
+        pool
     }
 
     fn show_board(&self) {

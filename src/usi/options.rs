@@ -265,6 +265,7 @@ impl Options {
             .iter()
             .map(|(name, kind)| match kind {
                 Kind::Spin { min, max, default } => {
+                    let max = (*max).min(machine_limit(name));
                     format!("option name {name} type spin default {default} min {min} max {max}")
                 }
                 Kind::Check { default } => {
@@ -304,12 +305,20 @@ impl Options {
         let mut note = None;
         self.values[index] = match kind {
             Kind::Spin { min, max, .. } => {
-                let n: i64 = value.parse().map_err(|_| bad("an integer"))?;
-                let clamped = n.clamp(*min, *max);
-                if clamped != n {
+                let n = parse_integer(value).ok_or_else(|| bad("an integer"))?;
+                let max = (*max).min(machine_limit(canonical));
+                let clamped = n.clamp(*min as i128, max as i128) as i64;
+                if clamped as i128 != n {
                     note = Some(format!(
-                        "option {canonical}: {n} is outside {min}..{max}; set to {clamped}"
+                        "option {canonical}: {value} is outside {min}..{max}; set to {clamped}"
                     ));
+                }
+                if let ("USI_Hash" | "MateHash", Err(physical)) =
+                    (*canonical, crate::memory::check_fits(clamped as usize))
+                {
+                    return Err(bad(&format!(
+                        "at most this machine's memory, {physical} MiB"
+                    )));
                 }
                 Value::Int(clamped)
             }
@@ -436,6 +445,36 @@ impl Options {
     }
 }
 
+/// Search threads per core allowed: more only add switching (1024 threads on two cores
+/// took 24 s to start).
+const THREADS_PER_CORE: i64 = 4;
+
+/// The largest value this machine allows for an option, beyond its declared range.
+fn machine_limit(name: &str) -> i64 {
+    match name {
+        "Threads" => {
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as i64;
+            (cores * THREADS_PER_CORE).max(1)
+        }
+        _ => i64::MAX,
+    }
+}
+
+/// An integer of any size (a value past `i64` is kept as a large number to clamp, not
+/// refused as malformed); `None` when the text is not an integer.
+fn parse_integer(text: &str) -> Option<i128> {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let magnitude: i128 = digits.parse().unwrap_or(i128::MAX);
+    Some(if text.starts_with('-') {
+        -magnitude
+    } else {
+        magnitude
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -447,9 +486,22 @@ mod tests {
         assert_eq!(o.set("threads", "4"), Ok(None));
         assert_eq!(o.threads(), 4);
         assert!(o.set("Threads", "5000").unwrap().is_some());
-        assert_eq!(o.threads(), 1024);
+        let most = machine_limit("Threads") as usize;
+        assert!((4..=1024).contains(&most));
+        assert_eq!(o.threads(), most);
         assert!(o.set("Threads", "x").is_err());
-        assert_eq!(o.threads(), 1024);
+        assert_eq!(o.threads(), most);
+        // Past the integer range: clamped, not refused.
+        assert!(o
+            .set("Threads", "99999999999999999999999")
+            .unwrap()
+            .is_some());
+        assert_eq!(o.threads(), most);
+        assert!(o
+            .set("MultiPV", "-99999999999999999999999")
+            .unwrap()
+            .is_some());
+        assert_eq!(o.multi_pv(), 1);
         assert!(matches!(o.set("Nope", "1"), Err(OptionError::Unknown(_))));
         o.set("EnteringKingRule", "tryrule").unwrap();
         assert_eq!(o.entering_king_rule(), EnteringKingRule::TryRule);

@@ -5,7 +5,6 @@
 use super::arch::SUPPORTED;
 use super::error::NnueError;
 use super::network::{Network, MAX_STRUCTURE_LEN};
-use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 
@@ -19,32 +18,10 @@ fn max_file_size() -> u64 {
 }
 
 fn not_regular(path: &str, meta: &std::fs::Metadata) -> Option<NnueError> {
-    let what = if meta.is_dir() {
-        "a directory"
-    } else if meta.is_file() {
-        return None;
-    } else {
-        "a special file (FIFO, device or socket)"
-    };
-    Some(NnueError::NotAFile {
+    crate::files::irregular(meta).map(|what| NnueError::NotAFile {
         path: path.to_string(),
         what,
     })
-}
-
-#[cfg(target_os = "linux")]
-fn open(path: &Path) -> std::io::Result<File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    // Non-blocking, so that opening a FIFO put there after the check returns at once.
-    std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
-}
-
-#[cfg(not(target_os = "linux"))]
-fn open(path: &Path) -> std::io::Result<File> {
-    File::open(path)
 }
 
 /// Loads the net in the file at `path`. Returns it with any warnings to show the user.
@@ -65,7 +42,7 @@ pub fn load(path: &Path) -> Result<(Network, Vec<String>), NnueError> {
             len: meta.len(),
         });
     }
-    let file = open(path).map_err(io)?;
+    let file = crate::files::open_nonblocking(path).map_err(io)?;
     let meta = file.metadata().map_err(io)?;
     if let Some(e) = not_regular(&shown, &meta) {
         return Err(e);

@@ -1,0 +1,73 @@
+//! Opening files named by users without trusting them: only regular files are opened,
+//! and never in a way that can block. `open` on a FIFO waits for a writer, and reading
+//! `/dev/zero` or `/dev/stdin` never ends, so an option set to one of those would hang
+//! `isready`.
+
+use std::fs::{File, Metadata};
+use std::io;
+use std::path::Path;
+
+/// What a path is when it is not a regular file: `"a directory"` or `"a special file
+/// (FIFO, device or socket)"`; `None` for a regular file.
+pub fn irregular(meta: &Metadata) -> Option<&'static str> {
+    if meta.is_file() {
+        None
+    } else if meta.is_dir() {
+        Some("a directory")
+    } else {
+        Some("a special file (FIFO, device or socket)")
+    }
+}
+
+/// Opens `path` for reading without blocking (a FIFO put there after a check returns at
+/// once instead of waiting for a writer).
+#[cfg(target_os = "linux")]
+pub fn open_nonblocking(path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn open_nonblocking(path: &Path) -> io::Result<File> {
+    File::open(path)
+}
+
+/// Opens a regular file for reading; anything else is refused with an error that says
+/// what it is. Checked before opening and again on the opened file.
+pub fn open_regular(path: &Path) -> io::Result<(File, Metadata)> {
+    let refuse = |what: &str| io::Error::other(format!("it is {what}, not a regular file"));
+    if let Some(what) = irregular(&std::fs::metadata(path)?) {
+        return Err(refuse(what));
+    }
+    let file = open_nonblocking(path)?;
+    let meta = file.metadata()?;
+    if let Some(what) = irregular(&meta) {
+        return Err(refuse(what));
+    }
+    Ok((file, meta))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_regular_files_open() {
+        let dir = std::env::temp_dir();
+        assert!(open_regular(&dir)
+            .unwrap_err()
+            .to_string()
+            .contains("directory"));
+        if Path::new("/dev/zero").exists() {
+            let e = open_regular(Path::new("/dev/zero")).unwrap_err();
+            assert!(e.to_string().contains("special file"), "{e}");
+        }
+        let path = dir.join(format!("hayate-files-{}", std::process::id()));
+        std::fs::write(&path, b"x").unwrap();
+        assert_eq!(open_regular(&path).unwrap().1.len(), 1);
+        std::fs::remove_file(&path).unwrap();
+    }
+}

@@ -1,0 +1,35 @@
+//! The machine's memory, for refusing tables it cannot hold.
+//!
+//! Linux overcommits: reserving a 100 GiB table on a 24 GiB machine succeeds, and the
+//! process is killed (or aborts) only when the table is filled. A size is therefore
+//! checked against the physical memory before it is allocated.
+
+/// The machine's physical memory in MiB, where it can be read (`/proc/meminfo`).
+pub fn physical_mib() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
+/// `Err(physical)` when a table of `mib` MiB is larger than the machine's memory.
+pub fn check_fits(mib: usize) -> Result<(), usize> {
+    match physical_mib() {
+        Some(physical) if mib > physical => Err(physical),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_machine_has_some_memory_and_not_an_exabyte() {
+        if let Some(mib) = physical_mib() {
+            assert!(mib >= 64, "{mib}");
+            assert!(check_fits(mib).is_ok());
+            assert_eq!(check_fits(mib + 1), Err(mib));
+        }
+    }
+}
