@@ -210,6 +210,93 @@ fn an_engine_flooding_stderr_plays_on() {
     }
 }
 
+#[test]
+fn an_engine_flooding_stdout_while_the_other_thinks_loses_as_faulty() {
+    // 20 MB of info lines after its first move, while hayate thinks: more than the runner
+    // keeps unread, so the fake loses at its next turn instead of growing the runner.
+    fake_loses(
+        "flood --flood 20000000",
+        &[],
+        EndReason::Flooded,
+        "flooded its output",
+    );
+}
+
+#[test]
+fn a_stale_second_bestmove_is_not_taken_as_the_next_answer() {
+    // Every answer is followed by "bestmove 1a3b": read as the answer to the next go it
+    // would lose by an illegal move. Discarded, the games run to the move limit.
+    let command = fake("stale");
+    let (report, output, _dir) = play(
+        "stale",
+        &[
+            "--nodes",
+            "1000",
+            "--engine",
+            HAYATE,
+            "--engine",
+            &command,
+            "--games",
+            "2",
+            "--max-moves",
+            "20",
+        ],
+        Duration::from_secs(60),
+    );
+    for g in &report.games {
+        assert!(!g.reason.is_fault(), "{g:?}\n{output}");
+        assert!(g.moves.len() >= 10, "{g:?}");
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn an_engine_behind_a_wrapper_script_is_ended_with_its_group() {
+    // `sh -c '...; true'` keeps the shell as the direct child; the fake behind it ignores
+    // quit and the end of its input. Killing only the shell would leave it running.
+    let dir = TempDir::new("wrapper");
+    let pidfile = dir.file("pid");
+    let inner = format!(
+        "python3 {FAKE} deaf --pidfile {} --hayate {HAYATE}; true",
+        pidfile.display()
+    );
+    let command = format!("sh -c \"{inner}\"");
+    let (report, output, _out) = play(
+        "wrapper",
+        &[
+            "--nodes",
+            "500",
+            "--engine",
+            HAYATE,
+            "--engine",
+            &command,
+            "--games",
+            "1",
+            "--max-moves",
+            "6",
+        ],
+        Duration::from_secs(30),
+    );
+    assert_eq!(report.games.len(), 1, "{output}");
+    let pid = std::fs::read_to_string(&pidfile).expect("the fake wrote its pid");
+    let proc_dir = PathBuf::from(format!("/proc/{}", pid.trim()));
+    let deadline = Instant::now() + Duration::from_secs(3);
+    // A killed process lingers as a zombie until its parent (the shell, killed too) is
+    // reaped; "gone" is no process or a zombie.
+    let alive = || {
+        std::fs::read_to_string(proc_dir.join("stat"))
+            .map(|stat| !stat.split(") ").nth(1).is_some_and(|r| r.starts_with('Z')))
+            .unwrap_or(false)
+    };
+    while alive() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        !alive(),
+        "the engine behind the wrapper still runs (pid {pid})"
+    );
+}
+
 /// One game between two scripted fakes from `opening` (a file line).
 fn scripted(
     name: &str,

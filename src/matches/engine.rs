@@ -12,6 +12,7 @@ use std::fmt;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -23,6 +24,9 @@ const MAX_LINE: usize = 64 * 1024;
 const STDERR_TAIL: usize = 4096;
 /// How long a process gets to exit by itself after `quit` or a crash before it is killed.
 const EXIT_GRACE: Duration = Duration::from_millis(500);
+/// Most bytes of output kept unread: an engine that writes more while the runner is not
+/// reading it (the other engine's turn) is faulty, and its further lines are dropped.
+const MAX_BACKLOG: usize = 16 << 20;
 
 /// Mate scores are stored as centipawns: mate in `n` plies is `±(MATE_CP - n)`.
 pub const MATE_CP: i32 = 100_000;
@@ -66,6 +70,8 @@ pub enum EngineError {
         waiting_for: &'static str,
         after_ms: u64,
     },
+    /// The engine wrote more than [`MAX_BACKLOG`] bytes that the runner had not asked for.
+    Flooded { bytes: usize },
 }
 
 impl fmt::Display for EngineError {
@@ -92,6 +98,11 @@ impl fmt::Display for EngineError {
                 waiting_for,
                 after_ms,
             } => write!(f, "no {waiting_for} within {after_ms} ms"),
+            EngineError::Flooded { bytes } => write!(
+                f,
+                "flooded its output: more than {} MiB unread while it was not its turn",
+                bytes >> 20
+            ),
         }
     }
 }
@@ -131,12 +142,22 @@ impl StderrTail {
     }
 }
 
+/// The bytes of output read from the engine but not yet taken by the runner, shared with
+/// the reader thread; once past [`MAX_BACKLOG`] further lines are dropped and the engine
+/// is marked as flooding.
+#[derive(Default)]
+struct Backlog {
+    bytes: AtomicUsize,
+    flooded: AtomicBool,
+}
+
 /// A running engine after the `usi` handshake.
 pub struct Engine {
     child: Child,
     /// Commands for the writer thread; dropping it closes the engine's stdin.
     commands: Option<Sender<String>>,
     lines: Receiver<String>,
+    backlog: Arc<Backlog>,
     stderr: Arc<Mutex<StderrTail>>,
     /// The name from `id name`, if the engine sent one.
     pub id_name: Option<String>,
@@ -183,14 +204,23 @@ impl Engine {
         if let Some(dir) = &spec.dir {
             command.current_dir(dir);
         }
+        own_process_group(&mut command);
         let mut child = command.spawn().map_err(spawn_error)?;
 
         let stdout = child.stdout.take().expect("piped stdout");
         let (line_tx, lines) = mpsc::channel();
+        let backlog = Arc::new(Backlog::default());
+        let queued = Arc::clone(&backlog);
         thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             let mut buf = Vec::new();
             while let Ok(true) = read_line_capped(&mut reader, &mut buf) {
+                let size = buf.len() + 1;
+                if queued.bytes.load(Ordering::SeqCst) + size > MAX_BACKLOG {
+                    queued.flooded.store(true, Ordering::SeqCst);
+                    continue;
+                }
+                queued.bytes.fetch_add(size, Ordering::SeqCst);
                 let line = String::from_utf8_lossy(&buf).into_owned();
                 if line_tx.send(line).is_err() {
                     break;
@@ -218,6 +248,7 @@ impl Engine {
             child,
             commands: Some(commands),
             lines,
+            backlog,
             stderr,
             id_name: None,
         })
@@ -242,6 +273,7 @@ impl Engine {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
                 Ok(line) => {
+                    self.took(&line);
                     if done(&line) {
                         return Ok(());
                     }
@@ -255,6 +287,25 @@ impl Engine {
                 Err(RecvTimeoutError::Disconnected) => return Err(self.exited(waiting_for)),
             }
         }
+    }
+
+    /// Counts a line as read off the backlog.
+    fn took(&self, line: &str) {
+        self.backlog
+            .bytes
+            .fetch_sub(line.len() + 1, Ordering::SeqCst);
+    }
+
+    /// Drops the lines the engine wrote while nobody asked (a late second `bestmove`
+    /// would otherwise answer the next `go`); an engine that wrote too much is faulty.
+    fn discard_stale(&mut self) -> Result<(), EngineError> {
+        while let Ok(line) = self.lines.try_recv() {
+            self.took(&line);
+        }
+        if self.backlog.flooded.load(Ordering::SeqCst) {
+            return Err(EngineError::Flooded { bytes: MAX_BACKLOG });
+        }
+        Ok(())
     }
 
     /// The error for an engine whose stdout closed, with its exit status if it has one.
@@ -295,6 +346,9 @@ impl Engine {
         go: &str,
         allowance: Duration,
     ) -> (Result<Reply, EngineError>, Duration) {
+        if let Err(e) = self.discard_stale() {
+            return (Err(e), Duration::ZERO);
+        }
         self.send(position);
         let start = Instant::now();
         self.send(go);
@@ -317,6 +371,10 @@ impl Engine {
             }
         });
         let elapsed = start.elapsed();
+        let result = result.and_then(|()| match self.backlog.flooded.load(Ordering::SeqCst) {
+            true => Err(EngineError::Flooded { bytes: MAX_BACKLOG }),
+            false => Ok(()),
+        });
         let reply = result.map(|()| Reply {
             bestmove: bestmove.unwrap_or_default(),
             score,
@@ -350,11 +408,50 @@ impl Engine {
 impl Drop for Engine {
     fn drop(&mut self) {
         self.commands = None;
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-        }
+        // The whole group, even when the direct child has exited: a wrapper script may
+        // have left the real engine running.
+        kill_group(&mut self.child);
         let _ = self.child.wait();
     }
+}
+
+/// Starts the engine in a process group of its own (so that everything it starts can be
+/// ended together), and on Linux has the kernel kill it if the runner dies first. The
+/// kernel ties that to the thread that spawned the process: an [`Engine`] is used and
+/// dropped on the thread that started it, as every user here does.
+fn own_process_group(command: &mut Command) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        command.process_group(0);
+    }
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: the closure runs in the forked child before exec and calls only prctl,
+        // which is async-signal-safe; it touches no memory of the parent.
+        unsafe {
+            command.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
+                Ok(())
+            });
+        }
+    }
+}
+
+/// Kills the engine's process group (its own process and whatever it started).
+fn kill_group(child: &mut Child) {
+    #[cfg(target_os = "linux")]
+    {
+        if let Ok(pid) = libc::pid_t::try_from(child.id()) {
+            // SAFETY: kill takes plain integers; a negative pid names the process group
+            // the child leads (made at spawn), which holds only the engine's processes.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+        }
+    }
+    let _ = child.kill();
 }
 
 /// Writes queued commands to the engine's stdin until the queue closes or the pipe breaks.

@@ -74,6 +74,8 @@ pub enum EndReason {
     TimeUp,
     /// The engine exited (crashed) before or during the game.
     Crash,
+    /// The engine wrote more than the runner keeps while it was not its turn.
+    Flooded,
     /// No `usiok` or `readyok` in time before the game.
     NotReady,
     /// The move limit was reached: a draw.
@@ -88,7 +90,7 @@ pub enum EndReason {
 
 impl EndReason {
     /// Every reason, in the order the summary lists them.
-    pub const ALL: [EndReason; 16] = [
+    pub const ALL: [EndReason; 17] = [
         EndReason::Checkmate,
         EndReason::Resign,
         EndReason::Sennichite,
@@ -100,6 +102,7 @@ impl EndReason {
         EndReason::UnparsableMove,
         EndReason::TimeUp,
         EndReason::Crash,
+        EndReason::Flooded,
         EndReason::NotReady,
         EndReason::MaxMoves,
         EndReason::AdjudicatedLoss,
@@ -121,6 +124,7 @@ impl EndReason {
             EndReason::UnparsableMove => "unparsable_move",
             EndReason::TimeUp => "time_up",
             EndReason::Crash => "crash",
+            EndReason::Flooded => "flooded",
             EndReason::NotReady => "not_ready",
             EndReason::MaxMoves => "max_moves",
             EndReason::AdjudicatedLoss => "adjudicated_loss",
@@ -137,6 +141,7 @@ impl EndReason {
                 | EndReason::UnparsableMove
                 | EndReason::TimeUp
                 | EndReason::Crash
+                | EndReason::Flooded
                 | EndReason::NotReady
                 | EndReason::WrongDeclaration
         )
@@ -419,6 +424,10 @@ fn play_moves(
                     player.discard();
                 }
                 return lose(EndReason::TimeUp, e.to_string());
+            }
+            Err(e @ EngineError::Flooded { .. }) => {
+                player.discard();
+                return lose(EndReason::Flooded, e.to_string());
             }
             Err(e) => {
                 player.discard();

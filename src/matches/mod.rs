@@ -136,7 +136,9 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchRepor
     let mut fatal: Option<MatchError> = None;
 
     thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel::<Result<GameRecord, EngineError>>();
+        // A rendezvous: a worker hands over a finished game and waits until it is taken,
+        // so no worker runs more than one game ahead of the records (and of a stop).
+        let (tx, rx) = mpsc::sync_channel::<Result<GameRecord, EngineError>>(0);
         for _ in 0..config.concurrency.min(config.games) {
             let tx = tx.clone();
             let (engines, next_game, abort) = (&engines, &next_game, &abort);
@@ -196,7 +198,7 @@ fn worker(
     engines: &[engine::EngineSpec; 2],
     next_game: &AtomicUsize,
     abort: &AtomicBool,
-    results: mpsc::Sender<Result<GameRecord, EngineError>>,
+    results: mpsc::SyncSender<Result<GameRecord, EngineError>>,
 ) {
     let mut players = engines.clone().map(Player::new);
     while !abort.load(Ordering::SeqCst) {
@@ -341,13 +343,18 @@ impl Records {
             let path = path.to_path_buf();
             move |source| MatchError::Records { path, source }
         };
+        // Each game reaches the disk before the next is written (a machine that goes down
+        // keeps every finished game), the CSA first: a JSON line is only there for a game
+        // whose CSA record is complete.
         self.csa
             .write_all(csa.as_bytes())
             .and_then(|()| self.csa.flush())
+            .and_then(|()| self.csa.sync_data())
             .map_err(fail(&self.csa_path))?;
         self.json
             .write_all(json.as_bytes())
             .and_then(|()| self.json.flush())
+            .and_then(|()| self.json.sync_data())
             .map_err(fail(&self.json_path))
     }
 }

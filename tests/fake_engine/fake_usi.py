@@ -23,6 +23,11 @@ the first N `go` commands of the process be answered normally first:
   stderr     write --flood bytes (default 4 MiB) to stderr at start and 64 KiB at every go,
              otherwise normal
   slow       sleep --sleep seconds (default 3) before answering go, then a normal move
+  flood      normal moves, but after each one write --flood bytes of info lines to stdout
+             while the other engine thinks
+  stale      normal moves, each followed by a second, stale "bestmove 1a3b"
+  deaf       normal moves; writes its process id to --pidfile, ignores quit and, at the
+             end of input, sleeps for an hour (a hung engine behind a wrapper script)
 """
 
 import subprocess
@@ -43,6 +48,7 @@ SCRIPT = arg("--moves", "").split()
 SCORE = arg("--score", None)
 SLEEP = float(arg("--sleep", "3"))
 FLOOD = int(arg("--flood", str(4 * 1024 * 1024)))
+PIDFILE = arg("--pidfile", None)
 
 
 def say(line):
@@ -97,9 +103,16 @@ def main():
     if MODE == "stderr":
         sys.stderr.write("e" * FLOOD + "\n")
         sys.stderr.flush()
+    if MODE == "deaf" and PIDFILE:
+        import os
+
+        with open(PIDFILE, "w") as f:
+            f.write(str(os.getpid()))
     while True:
         line = sys.stdin.readline()
         if not line:
+            if MODE == "deaf":
+                time.sleep(3600)
             return
         tokens = line.split()
         if not tokens:
@@ -120,8 +133,16 @@ def main():
             position = line.strip()
         elif command == "go":
             goes += 1
-            if goes <= AFTER or MODE == "normal":
+            if goes <= AFTER or MODE in ("normal", "deaf"):
                 hayate.think(position, line.strip())
+            elif MODE == "flood":
+                hayate.think(position, line.strip())
+                chunk = "info string " + "f" * 1000 + "\n"
+                sys.stdout.write(chunk * (FLOOD // len(chunk) + 1))
+                sys.stdout.flush()
+            elif MODE == "stale":
+                hayate.think(position, line.strip())
+                say("bestmove 1a3b")
             elif MODE == "script":
                 if SCORE is not None:
                     say("info depth 1 score cp " + SCORE)
@@ -150,7 +171,7 @@ def main():
             else:
                 sys.stderr.write("fake engine: unknown mode " + MODE + "\n")
                 sys.exit(2)
-        elif command == "quit":
+        elif command == "quit" and MODE != "deaf":
             return
 
 
