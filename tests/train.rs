@@ -55,9 +55,15 @@ fn check_shape(shape: Shape, epochs: usize, tolerance_mean: f64, tolerance_max: 
         seed: 5,
     };
     let mut losses = Vec::new();
-    let trainer = train::train(shape, &train_set, &held_set, &config, |_, loss, held, _| {
-        losses.push((loss, held));
-    });
+    let trainer = train::train(
+        shape,
+        &train_set,
+        &held_set,
+        &config,
+        |_, loss, held, _, _| {
+            losses.push((loss, held));
+        },
+    );
     assert_eq!(losses.len(), epochs);
     let (first, last) = (losses[0], losses[epochs - 1]);
     assert!(last.0 < first.0 * 0.8, "training loss {losses:?}");
@@ -102,4 +108,55 @@ fn kp_trains_and_exports_what_it_learned() {
 #[test]
 fn halfkp_trains_with_its_factoriser_and_exports_what_it_learned() {
     check_shape(Shape::HalfKp, 4, 40.0, 200.0);
+}
+
+/// `hayate train` through the binary: each epoch that improves the held-out loss writes
+/// the net, and the file left is one the engine loads.
+#[test]
+fn the_command_keeps_the_best_net_by_held_out_loss() {
+    hayate::attacks::init();
+    let dir = std::env::temp_dir().join(format!("hayate-train-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("data.bin");
+    let bytes: Vec<u8> = records(120, 5).iter().flat_map(|r| r.to_bytes()).collect();
+    std::fs::write(&data, bytes).unwrap();
+    let net = dir.join("nn.bin");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hayate"))
+        .args(["train", "--data"])
+        .arg(&data)
+        .arg("--out")
+        .arg(&net)
+        .args(["--epochs", "4", "--batch", "256", "--hold-out-every", "5"])
+        .args(["--threads", "2"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{text}");
+    let epochs: Vec<&str> = text.lines().filter(|l| l.starts_with("epoch")).collect();
+    assert_eq!(epochs.len(), 4, "{text}");
+    // The first epoch always improves on nothing; the last line names the best loss.
+    assert!(
+        epochs[0].ends_with(&format!("written to {}", net.display())),
+        "{text}"
+    );
+    let held = |line: &str| -> f64 {
+        let after = line.split("held-out loss ").nth(1).unwrap();
+        after.split(',').next().unwrap().parse().unwrap()
+    };
+    let best = epochs.iter().map(|l| held(l)).fold(f64::INFINITY, f64::min);
+    assert!(
+        text.contains(&format!("best held-out loss ({best:.5})")),
+        "{text}"
+    );
+    for line in &epochs {
+        let improved_to_here = epochs
+            .iter()
+            .take_while(|l| !std::ptr::eq(*l, line))
+            .all(|l| held(l) > held(line));
+        assert_eq!(line.contains("written to"), improved_to_here, "{text}");
+    }
+    let mut file = std::fs::File::open(&net).unwrap();
+    let len = file.metadata().unwrap().len();
+    assert!(Network::read(&mut file, len).is_ok());
+    let _ = std::fs::remove_dir_all(&dir);
 }

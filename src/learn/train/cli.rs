@@ -99,22 +99,36 @@ fn cli(args: &[String]) -> Result<(), String> {
         },
         started.elapsed().as_secs_f64()
     );
-    let trainer = train(
+    // The file always holds the best net so far by held-out loss (every epoch's net when
+    // nothing is held out): a checkpoint that an interrupted run keeps, and the answer
+    // to overfitting, which sets in after a few epochs on small data.
+    let mut best = f64::INFINITY;
+    let mut failed = None;
+    train(
         shape,
         &train_set,
         &held_set,
         &config,
-        |epoch, loss, held, secs| {
+        |epoch, loss, held, secs, trainer| {
+            let improved = held_set.is_empty() || held < best;
+            let mut note = String::new();
+            if improved {
+                best = held;
+                let bytes = trainer.model.export();
+                match std::fs::File::create(&out).and_then(|mut f| f.write_all(&bytes)) {
+                    Ok(()) => note = format!(", written to {out}"),
+                    Err(e) => failed = Some(format!("{out}: {e}")),
+                }
+            }
             println!(
-            "epoch {epoch}: training loss {loss:.5}, held-out loss {held:.5}, {secs:.1} s ({:.0} positions/s)",
-            train_set.len() as f64 / secs.max(1e-9)
-        );
+                "epoch {epoch}: training loss {loss:.5}, held-out loss {held:.5}, {secs:.1} s ({:.0} positions/s){note}",
+                train_set.len() as f64 / secs.max(1e-9)
+            );
         },
     );
-    let bytes = trainer.model.export();
-    std::fs::File::create(&out)
-        .and_then(|mut f| f.write_all(&bytes))
-        .map_err(|e| format!("{out}: {e}"))?;
-    println!("wrote {} ({} bytes)", out, bytes.len());
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    println!("{out}: the net of the best held-out loss ({best:.5})");
     Ok(())
 }

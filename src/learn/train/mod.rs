@@ -161,13 +161,14 @@ pub struct TrainConfig {
     pub seed: u64,
 }
 
-/// Trains and reports each epoch through `report`; returns the trainer.
+/// Trains and reports each epoch through `report` (epoch, training loss, held-out loss,
+/// seconds, and the trainer, for checkpoints); returns the trainer.
 pub fn train(
     shape: Shape,
     train: &[Sample],
     held: &[Sample],
     config: &TrainConfig,
-    mut report: impl FnMut(usize, f64, f64, f64),
+    mut report: impl FnMut(usize, f64, f64, f64, &Trainer),
 ) -> Trainer {
     let mut trainer = Trainer::new(Model::new(shape, config.seed));
     let mut order: Vec<Sample> = train.to_vec();
@@ -181,7 +182,8 @@ pub fn train(
         let started = std::time::Instant::now();
         let loss = trainer.epoch(&order, config);
         let secs = started.elapsed().as_secs_f64();
-        report(epoch, loss, trainer.loss(held, config.lambda), secs);
+        let held_loss = trainer.loss(held, config.lambda);
+        report(epoch, loss, held_loss, secs, &trainer);
     }
     trainer
 }
