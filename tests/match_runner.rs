@@ -182,11 +182,13 @@ fn resignation_and_a_wrong_declaration_lose() {
     );
 }
 
-#[test]
-fn an_engine_flooding_stderr_plays_on() {
-    let command = fake("stderr");
-    let (report, output, _dir) = play(
-        "stderr",
+/// hayate against the fake in `mode`, two games of at most `max_moves` plies at 1000
+/// nodes a move.
+fn two_games_at_1000_nodes(mode: &str, max_moves: u32) -> (MatchReport, String, TempDir) {
+    let command = fake(mode);
+    let max_moves = max_moves.to_string();
+    play(
+        mode,
         &[
             "--nodes",
             "1000",
@@ -197,10 +199,15 @@ fn an_engine_flooding_stderr_plays_on() {
             "--games",
             "2",
             "--max-moves",
-            "30",
+            &max_moves,
         ],
         Duration::from_secs(60),
-    );
+    )
+}
+
+#[test]
+fn an_engine_flooding_stderr_plays_on() {
+    let (report, output, _dir) = two_games_at_1000_nodes("stderr", 30);
     // Names from `id name`.
     assert!(report.names[0].starts_with("hayate "), "{:?}", report.names);
     assert_eq!(report.names[1], "fake-stderr");
@@ -226,23 +233,7 @@ fn an_engine_flooding_stdout_while_the_other_thinks_loses_as_faulty() {
 fn a_stale_second_bestmove_is_not_taken_as_the_next_answer() {
     // Every answer is followed by "bestmove 1a3b": read as the answer to the next go it
     // would lose by an illegal move. Discarded, the games run to the move limit.
-    let command = fake("stale");
-    let (report, output, _dir) = play(
-        "stale",
-        &[
-            "--nodes",
-            "1000",
-            "--engine",
-            HAYATE,
-            "--engine",
-            &command,
-            "--games",
-            "2",
-            "--max-moves",
-            "20",
-        ],
-        Duration::from_secs(60),
-    );
+    let (report, output, _dir) = two_games_at_1000_nodes("stale", 20);
     for g in &report.games {
         assert!(!g.reason.is_fault(), "{g:?}\n{output}");
         assert!(g.moves.len() >= 10, "{g:?}");
