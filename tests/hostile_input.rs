@@ -14,6 +14,13 @@ fn sync(e: &mut EngineProcess) -> Vec<String> {
     e.expect_line(|l| l == "readyok", "readyok").1
 }
 
+/// Tests that measure the engine's timing run one at a time: engines searching side by
+/// side on a small machine would delay each other's answers.
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    static CLOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    CLOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// A started engine that has answered its first `isready`.
 fn ready() -> EngineProcess {
     let mut e = EngineProcess::start("hayate");
@@ -59,6 +66,7 @@ fn assert_legal(line: &str, pos: &Position) {
 
 #[test]
 fn a_move_that_may_be_paid_from_the_byoyomi_keeps_the_byoyomi_margin() {
+    let _clock = serial();
     let mut e = ready();
     // With 1 ms or 100 ms of main time, the move ends in the byoyomi: before, these took
     // 881 ms and 983 ms of a 1 s byoyomi, which a GUI counting whole seconds can flag.
@@ -79,6 +87,7 @@ fn a_move_that_may_be_paid_from_the_byoyomi_keeps_the_byoyomi_margin() {
 
 #[test]
 fn a_large_increment_is_not_spent_before_it_is_on_the_clock() {
+    let _clock = serial();
     let mut e = ready();
     let (took, _, _) = timed_go(&mut e, "go btime 500 wtime 500 binc 10000 winc 10000");
     assert!(took < Duration::from_millis(500), "{took:?}");
@@ -86,20 +95,24 @@ fn a_large_increment_is_not_spent_before_it_is_on_the_clock() {
 
 #[test]
 fn a_stray_ponderhit_does_not_move_the_deadline() {
+    let _clock = serial();
     let mut e = ready();
+    e.send("position sfen l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1");
     let started = Instant::now();
-    e.send("go btime 0 wtime 0 byoyomi 1000");
-    std::thread::sleep(Duration::from_millis(300));
+    e.send("go btime 0 wtime 0 byoyomi 3000");
+    std::thread::sleep(Duration::from_millis(1800));
     e.send("ponderhit");
     e.expect_line(|l| l.starts_with("bestmove"), "bestmove");
-    // Counted from `go` the move is due by about 500 ms; a ponderhit that restarted the
-    // deadline made it 800 ms and more.
+    // Due at 1880 ms from `go` (3000 less the 1120 ms margin). A ponderhit that restarted
+    // the deadline let the search run on to its next iteration's end: 1926-2579 ms
+    // measured before the fix.
     let took = started.elapsed();
-    assert!(took < Duration::from_millis(700), "{took:?}");
+    assert!(took < Duration::from_millis(1950), "{took:?}");
 }
 
 #[test]
 fn a_new_hash_size_waits_for_isready_instead_of_eating_the_clock() {
+    let _clock = serial();
     let mut e = ready();
     e.send("setoption name USI_Hash value 1024");
     let (took, _, before) = timed_go(&mut e, "go btime 0 wtime 0 byoyomi 1000");
