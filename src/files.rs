@@ -50,6 +50,15 @@ pub fn open_regular(path: &Path) -> io::Result<(File, Metadata)> {
     Ok((file, meta))
 }
 
+/// The whole content of a regular file (anything else refused as [`open_regular`] does).
+pub fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let (mut file, meta) = open_regular(path)?;
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -618,12 +618,7 @@ fn read_cli(args: &[String]) -> i32 {
         }
         i += 2;
     }
-    let bytes = match std::fs::metadata(path) {
-        Ok(m) if m.is_file() => std::fs::read(path),
-        Ok(_) => Err(std::io::Error::other("not a regular file")),
-        Err(e) => Err(e),
-    };
-    let bytes = match bytes {
+    let bytes = match crate::files::read_regular(std::path::Path::new(path)) {
         Ok(b) => b,
         Err(e) => {
             eprintln!("hayate gensfen: {path}: {e}");

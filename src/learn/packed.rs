@@ -11,7 +11,7 @@
 //! neither (handicaps) in the "piece box" codes, so that every record fills 256 bits.
 
 use crate::position::Position;
-use crate::types::{Color, Move, Piece, PieceKind, Square};
+use crate::types::{Color, Hand, Move, Piece, PieceKind, Square};
 use std::fmt;
 
 /// Bytes of a `PackedSfenValue` record.
@@ -204,7 +204,11 @@ pub fn pack(pos: &Position) -> Result<[u8; 32], PackError> {
 /// Unpacks 32 bytes into an SFEN (move number 1), checked by parsing it.
 pub fn unpack(data: &[u8; 32]) -> Result<Position, PackError> {
     let mut r = BitReader { data, cursor: 0 };
-    let side = if r.bit()? == 0 { 'b' } else { 'w' };
+    let side = if r.bit()? == 0 {
+        Color::Black
+    } else {
+        Color::White
+    };
     let mut board: [Option<Piece>; 81] = [None; 81];
     for c in Color::ALL {
         let sq = r.bits(7)? as usize;
@@ -233,79 +237,32 @@ pub fn unpack(data: &[u8; 32]) -> Result<Position, PackError> {
         };
         *slot = Some(Piece::new(color, kind));
     }
-    let mut hands = [[0u32; 8]; 2];
+    let mut counts = [[0u32; 8]; 2];
     while r.cursor < 256 {
         let kind = kind_from_index(r.kind(1, 1)?);
         let promoted = kind != PieceKind::Gold && r.bit()? == 1;
         let color = r.bit()? as usize;
         // A "promoted" hand piece is one of the piece box's: in neither hand.
         if !promoted {
-            hands[color][kind as usize] += 1;
+            counts[color][kind as usize] += 1;
         }
     }
-    let sfen = sfen_of(&board, &hands, side);
+    // Counted apart first: a corrupt record may list more than a hand's fields hold.
+    let mut hands = [Hand::EMPTY; 2];
+    for (hand, counts) in hands.iter_mut().zip(&counts) {
+        for kind in PieceKind::HAND {
+            let n = counts[kind as usize];
+            if n > kind.full_set_count() as u32 {
+                return Err(PackError::Corrupt("an impossible position"));
+            }
+            hand.set(kind, n);
+        }
+    }
+    let mut sfen = String::new();
+    crate::position::write_sfen(&mut sfen, &board, side, &hands, 1)
+        .expect("writing to a String cannot fail");
     sfen.parse()
         .map_err(|_| PackError::Corrupt("an impossible position"))
-}
-
-/// The SFEN of a board, hands (counts by colour and `PieceKind as usize`) and side.
-fn sfen_of(board: &[Option<Piece>; 81], hands: &[[u32; 8]; 2], side: char) -> String {
-    let mut text = String::new();
-    for rank in 0..9 {
-        let mut empty = 0;
-        for file in (0..9).rev() {
-            match board[file * 9 + rank] {
-                None => empty += 1,
-                Some(p) => {
-                    if empty > 0 {
-                        text.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    text.push_str(&p.to_string());
-                }
-            }
-        }
-        if empty > 0 {
-            text.push_str(&empty.to_string());
-        }
-        if rank < 8 {
-            text.push('/');
-        }
-    }
-    text.push(' ');
-    text.push(side);
-    text.push(' ');
-    let mut hand = String::new();
-    for (c, counts) in hands.iter().enumerate() {
-        for kind in [
-            PieceKind::Rook,
-            PieceKind::Bishop,
-            PieceKind::Gold,
-            PieceKind::Silver,
-            PieceKind::Knight,
-            PieceKind::Lance,
-            PieceKind::Pawn,
-        ] {
-            let n = counts[kind as usize];
-            if n > 1 {
-                hand.push_str(&n.to_string());
-            }
-            if n > 0 {
-                let letter = kind.sfen_letter();
-                hand.push(if c == 0 {
-                    letter
-                } else {
-                    letter.to_ascii_lowercase()
-                });
-            }
-        }
-    }
-    if hand.is_empty() {
-        hand.push('-');
-    }
-    text.push_str(&hand);
-    text.push_str(" 1");
-    text
 }
 
 /// A move in YaneuraOu's 16 bits: destination in bits 0..7, origin in 7..14 (a drop: the

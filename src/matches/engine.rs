@@ -302,10 +302,15 @@ impl Engine {
         while let Ok(line) = self.lines.try_recv() {
             self.took(&line);
         }
-        if self.backlog.flooded.load(Ordering::SeqCst) {
-            return Err(EngineError::Flooded { bytes: MAX_BACKLOG });
+        self.not_flooded()
+    }
+
+    /// Whether the reader had to drop lines: the engine wrote more than the runner keeps.
+    fn not_flooded(&self) -> Result<(), EngineError> {
+        match self.backlog.flooded.load(Ordering::SeqCst) {
+            true => Err(EngineError::Flooded { bytes: MAX_BACKLOG }),
+            false => Ok(()),
         }
-        Ok(())
     }
 
     /// The error for an engine whose stdout closed, with its exit status if it has one.
@@ -371,10 +376,7 @@ impl Engine {
             }
         });
         let elapsed = start.elapsed();
-        let result = result.and_then(|()| match self.backlog.flooded.load(Ordering::SeqCst) {
-            true => Err(EngineError::Flooded { bytes: MAX_BACKLOG }),
-            false => Ok(()),
-        });
+        let result = result.and_then(|()| self.not_flooded());
         let reply = result.map(|()| Reply {
             bestmove: bestmove.unwrap_or_default(),
             score,

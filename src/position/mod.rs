@@ -10,7 +10,7 @@ pub mod zobrist;
 pub use legality::IllegalMove;
 pub use movegen::GenType;
 pub use rules::{EnteringKingRule, Repetition};
-pub use sfen::{SfenError, MAX_MOVE_NUMBER};
+pub use sfen::{write_sfen, SfenError, MAX_MOVE_NUMBER};
 
 use crate::attacks;
 use crate::types::{Bitboard, Color, Hand, Move, Piece, PieceKind, Square};

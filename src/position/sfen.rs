@@ -297,46 +297,59 @@ fn validate(pos: &Position) -> Result<Vec<SfenError>, SfenError> {
 impl fmt::Display for Position {
     /// The position as SFEN, with its move number.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for rank in 0..9 {
-            if rank > 0 {
-                f.write_str("/")?;
-            }
-            let mut empty = 0;
-            for file in (0..9).rev() {
-                match self.board[file * 9 + rank] {
-                    None => empty += 1,
-                    Some(p) => {
-                        if empty > 0 {
-                            write!(f, "{empty}")?;
-                            empty = 0;
-                        }
-                        write!(f, "{p}")?;
-                    }
-                }
-            }
-            if empty > 0 {
-                write!(f, "{empty}")?;
-            }
-        }
-        write!(f, " {} ", self.side.sfen_char())?;
-        if self.hands[0].is_empty() && self.hands[1].is_empty() {
-            f.write_str("-")?;
-        } else {
-            for color in Color::ALL {
-                for kind in PieceKind::HAND {
-                    let n = self.hands[color.index()].count(kind);
-                    if n == 0 {
-                        continue;
-                    }
-                    if n > 1 {
-                        write!(f, "{n}")?;
-                    }
-                    write!(f, "{}", Piece::new(color, kind))?;
-                }
-            }
-        }
-        write!(f, " {}", self.ply)
+        write_sfen(f, &self.board, self.side, &self.hands, self.ply)
     }
+}
+
+/// Writes an SFEN from its parts: a board indexed as [`Position`] keeps it (file-major,
+/// `1a` = 0), the side to move, both hands and the move number. Also for readers of other
+/// formats that rebuild a position through its SFEN.
+pub fn write_sfen(
+    out: &mut impl fmt::Write,
+    board: &[Option<Piece>; 81],
+    side: Color,
+    hands: &[Hand; 2],
+    ply: u32,
+) -> fmt::Result {
+    for rank in 0..9 {
+        if rank > 0 {
+            out.write_str("/")?;
+        }
+        let mut empty = 0;
+        for file in (0..9).rev() {
+            match board[file * 9 + rank] {
+                None => empty += 1,
+                Some(p) => {
+                    if empty > 0 {
+                        write!(out, "{empty}")?;
+                        empty = 0;
+                    }
+                    write!(out, "{p}")?;
+                }
+            }
+        }
+        if empty > 0 {
+            write!(out, "{empty}")?;
+        }
+    }
+    write!(out, " {} ", side.sfen_char())?;
+    if hands[0].is_empty() && hands[1].is_empty() {
+        out.write_str("-")?;
+    } else {
+        for color in Color::ALL {
+            for kind in PieceKind::HAND {
+                let n = hands[color.index()].count(kind);
+                if n == 0 {
+                    continue;
+                }
+                if n > 1 {
+                    write!(out, "{n}")?;
+                }
+                write!(out, "{}", Piece::new(color, kind))?;
+            }
+        }
+    }
+    write!(out, " {ply}")
 }
 
 impl Position {

@@ -163,17 +163,7 @@ fn number(tokens: &[&str], i: &mut usize, key: &str, warnings: &mut Warnings) ->
 
 /// An integer of any length, clamped to `0..=u64::MAX`.
 fn parse_clamped(text: &str) -> Option<u64> {
-    let (negative, digits) = match text.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, text.strip_prefix('+').unwrap_or(text)),
-    };
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    if negative {
-        return Some(0);
-    }
-    Some(digits.parse::<u64>().unwrap_or(u64::MAX))
+    super::options::parse_integer(text).map(|n| n.clamp(0, u64::MAX as i128) as u64)
 }
 
 fn is_keyword(token: &str) -> bool {

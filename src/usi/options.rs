@@ -462,7 +462,7 @@ fn machine_limit(name: &str) -> i64 {
 
 /// An integer of any size (a value past `i64` is kept as a large number to clamp, not
 /// refused as malformed); `None` when the text is not an integer.
-fn parse_integer(text: &str) -> Option<i128> {
+pub(super) fn parse_integer(text: &str) -> Option<i128> {
     let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;

@@ -116,11 +116,7 @@ pub fn samples(shape: Shape, records: &[PackedSfenValue]) -> Vec<Sample> {
 
 /// Reads every whole record of a file.
 pub fn read_records(path: &Path) -> std::io::Result<Vec<PackedSfenValue>> {
-    let meta = std::fs::metadata(path)?;
-    if !meta.is_file() {
-        return Err(std::io::Error::other("not a regular file"));
-    }
-    let bytes = std::fs::read(path)?;
+    let bytes = crate::files::read_regular(path)?;
     Ok(bytes
         .chunks_exact(RECORD_BYTES)
         .map(|c| PackedSfenValue::from_bytes(c.try_into().expect("40 bytes")))
