@@ -182,32 +182,28 @@ fn resignation_and_a_wrong_declaration_lose() {
     );
 }
 
-/// hayate against the fake in `mode`, two games of at most `max_moves` plies at 1000
-/// nodes a move.
-fn two_games_at_1000_nodes(mode: &str, max_moves: u32) -> (MatchReport, String, TempDir) {
+/// hayate against the fake in `mode`, two games of at most `max_moves` plies under the
+/// time options `time` (for both).
+fn two_games(mode: &str, time: &[&str], max_moves: u32) -> (MatchReport, String, TempDir) {
     let command = fake(mode);
     let max_moves = max_moves.to_string();
-    play(
-        mode,
-        &[
-            "--nodes",
-            "1000",
-            "--engine",
-            HAYATE,
-            "--engine",
-            &command,
-            "--games",
-            "2",
-            "--max-moves",
-            &max_moves,
-        ],
-        Duration::from_secs(60),
-    )
+    let mut args = time.to_vec();
+    args.extend_from_slice(&[
+        "--engine",
+        HAYATE,
+        "--engine",
+        &command,
+        "--games",
+        "2",
+        "--max-moves",
+        &max_moves,
+    ]);
+    play(mode, &args, Duration::from_secs(60))
 }
 
 #[test]
 fn an_engine_flooding_stderr_plays_on() {
-    let (report, output, _dir) = two_games_at_1000_nodes("stderr", 30);
+    let (report, output, _dir) = two_games("stderr", &["--nodes", "1000"], 30);
     // Names from `id name`.
     assert!(report.names[0].starts_with("hayate "), "{:?}", report.names);
     assert_eq!(report.names[1], "fake-stderr");
@@ -232,8 +228,23 @@ fn an_engine_flooding_stdout_while_the_other_thinks_loses_as_faulty() {
 #[test]
 fn a_stale_second_bestmove_is_not_taken_as_the_next_answer() {
     // Every answer is followed by "bestmove 1a3b": read as the answer to the next go it
-    // would lose by an illegal move. Discarded, the games run to the move limit.
-    let (report, output, _dir) = two_games_at_1000_nodes("stale", 20);
+    // would lose by an illegal move. Discarded, the games run to the move limit. The
+    // moves take 50-100 ms (no book moves), so the stale line has arrived before the
+    // fake's next turn: one that comes after the next `go` was sent cannot be told from
+    // an answer (at 1000 nodes hayate replied within a millisecond, and sometimes the
+    // stale line had not arrived yet).
+    let (report, output, _dir) = two_games(
+        "stale",
+        &[
+            "--byoyomi",
+            "100",
+            "--margin",
+            "1000",
+            "--option",
+            "USI_OwnBook=false",
+        ],
+        20,
+    );
     for g in &report.games {
         assert!(!g.reason.is_fault(), "{g:?}\n{output}");
         assert!(g.moves.len() >= 10, "{g:?}");
