@@ -543,13 +543,102 @@ fn hayate_plays_hayate_and_writes_readable_records() {
         .unwrap()
         .to_string_lossy()
         .starts_with("match-"));
-    let games = check_json(&folders[0].join("games.jsonl"));
+    let games = check_json(&folders[0].join("games.jsonl"), 4);
     check_csa(&folders[0].join("games.csa"), &games);
+}
+
+/// Runs `hayate match` hayate against hayate at 1000 nodes with `args`; returns the exit
+/// code and stdout + stderr.
+fn selfplay_cli(dir: &Path, args: &[&str]) -> (i32, String) {
+    let output = Command::new(HAYATE)
+        .current_dir(dir)
+        .args([
+            "match", "--nodes", "1000", "--engine", HAYATE, "--engine", HAYATE,
+        ])
+        .args(["--max-moves", "60", "--openings", "openings.txt"])
+        .args(args)
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (output.status.code().unwrap_or(-1), text)
+}
+
+#[test]
+fn an_interrupted_match_resumes_from_its_records() {
+    let dir = TempDir::new("resume");
+    std::fs::write(
+        dir.file("openings.txt"),
+        "startpos moves 7g7f 3c3d\nstartpos moves 2g2f 8c8d\nstartpos moves 5g5f\n",
+    )
+    .unwrap();
+    let (code, text) = selfplay_cli(&dir.0, &["--games", "3", "--out", "rec"]);
+    assert_eq!(code, 0, "{text}");
+    let json_path = dir.file("rec/games.jsonl");
+    let csa_path = dir.file("rec/games.csa");
+    let first = std::fs::read_to_string(&json_path).unwrap();
+    let lines: Vec<&str> = first.lines().collect();
+    assert_eq!(lines.len(), 3);
+
+    // As if killed while writing game 3's JSON line: its CSA record is complete, its
+    // JSON line is cut short.
+    let torn = format!(
+        "{}\n{}\n{}",
+        lines[0],
+        lines[1],
+        &lines[2][..lines[2].len() / 2]
+    );
+    std::fs::write(&json_path, &torn).unwrap();
+    let (code, text) = selfplay_cli(&dir.0, &["--games", "6", "--resume", "rec"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("resumed: 2 finished game(s) kept, 4 to play"),
+        "{text}"
+    );
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("game ")).count(),
+        4,
+        "{text}"
+    );
+    let resumed = std::fs::read_to_string(&json_path).unwrap();
+    assert!(resumed.starts_with(&format!("{}\n{}\n", lines[0], lines[1])));
+    let games = check_json(&json_path, 6);
+    check_csa(&csa_path, &games);
+    // The summary counts the kept games too.
+    assert!(text.contains("games: 6 (0 without result)"), "{text}");
+
+    // Finished: nothing left to play, nothing rewritten.
+    let (code, text) = selfplay_cli(&dir.0, &["--games", "6", "--resume", "rec"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("6 finished game(s) kept, 0 to play"),
+        "{text}"
+    );
+    assert_eq!(std::fs::read_to_string(&json_path).unwrap(), resumed);
+
+    // Other openings, other engines, fewer games, a folder with no match: refused.
+    std::fs::write(dir.file("openings.txt"), "startpos moves 1g1f\n").unwrap();
+    let (code, text) = selfplay_cli(&dir.0, &["--games", "6", "--resume", "rec"]);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("give the same --openings"), "{text}");
+    let (code, text) = selfplay_cli(&dir.0, &["--games", "2", "--resume", "rec"]);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("cannot resume"), "{text}");
+    let (code, text) = selfplay_cli(&dir.0, &["--games", "6", "--resume", "nothing"]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("cannot resume from nothing/games.jsonl"),
+        "{text}"
+    );
+    assert_eq!(std::fs::read_to_string(&json_path).unwrap(), resumed);
 }
 
 /// Reads the JSON lines back, checks every field and replays every game legally. Returns
 /// (opening plies, game plies, start) per game, in file order.
-fn check_json(path: &Path) -> Vec<(usize, usize, String)> {
+fn check_json(path: &Path, count: usize) -> Vec<(usize, usize, String)> {
     let text = std::fs::read_to_string(path).unwrap();
     let mut games = Vec::new();
     let mut numbers = Vec::new();
@@ -618,7 +707,7 @@ fn check_json(path: &Path) -> Vec<(usize, usize, String)> {
         games.push((opening.len(), moves.len(), start));
     }
     numbers.sort();
-    assert_eq!(numbers, [1, 2, 3, 4]);
+    assert_eq!(numbers, (1..=count).collect::<Vec<_>>());
     games
 }
 

@@ -54,6 +54,9 @@ match options:
                              stop when the SPRT decides (alpha, beta default 0.05)
   --out <dir>                where games.csa and games.jsonl go (default: a new
                              match-<date>-<time> folder in the current directory)
+  --resume <dir>             continue the match recorded in <dir>: its finished games
+                             are kept and not played again, the others are played;
+                             give the same engines and openings (--games may grow)
   --quiet                    only the final summary";
 
 /// A command line that cannot be run, or a request for help.
@@ -89,6 +92,8 @@ pub struct MatchConfig {
     pub rules: GameRules,
     pub sprt: Option<Sprt>,
     pub out: Option<PathBuf>,
+    /// `out` holds an interrupted match to continue (`--resume`).
+    pub resume: bool,
     pub quiet: bool,
 }
 
@@ -227,6 +232,7 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, CliError> {
     let mut alpha = 0.05f64;
     let mut beta = 0.05f64;
     let mut out = None;
+    let mut resume = None;
     let mut quiet = false;
 
     let mut args = args.iter().cloned();
@@ -319,6 +325,7 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, CliError> {
             "--alpha" => alpha = value(&key, next())?,
             "--beta" => beta = value(&key, next())?,
             "--out" => out = Some(value::<PathBuf>(&key, next())?),
+            "--resume" => resume = Some(value::<PathBuf>(&key, next())?),
             "--quiet" => quiet = true,
             other => return Err(invalid(format!("unknown option '{other}' (see --help)"))),
         }
@@ -394,6 +401,15 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, CliError> {
             })
         }
     };
+    let resuming = resume.is_some();
+    let out = match (out, resume) {
+        (Some(out), Some(resume)) if out != resume => {
+            return Err(invalid(
+                "--resume <dir> continues the records in <dir>; leave out --out or give the same folder",
+            ))
+        }
+        (out, resume) => resume.or(out),
+    };
     Ok(MatchConfig {
         engines,
         openings,
@@ -402,6 +418,7 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, CliError> {
         rules,
         sprt,
         out,
+        resume: resuming,
         quiet,
     })
 }

@@ -45,6 +45,8 @@ pub enum MatchError {
     Engine(EngineError),
     /// A record file or the output folder could not be written.
     Records { path: PathBuf, source: io::Error },
+    /// `--resume`: the folder holds no match this one can continue.
+    Resume { path: PathBuf, message: String },
 }
 
 impl fmt::Display for MatchError {
@@ -53,6 +55,9 @@ impl fmt::Display for MatchError {
             MatchError::Engine(e) => write!(f, "{e}"),
             MatchError::Records { path, source } => {
                 write!(f, "cannot write {}: {source}", path.display())
+            }
+            MatchError::Resume { path, message } => {
+                write!(f, "cannot resume from {}: {message}", path.display())
             }
         }
     }
@@ -109,7 +114,15 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchRepor
     for (spec, name) in engines.iter_mut().zip(&names) {
         spec.name = name.clone();
     }
-    let mut records = Records::create(config.out.as_deref())?;
+    let (mut records, finished) = match (&config.out, config.resume) {
+        (Some(dir), true) => Records::resume(dir, &names, config)?,
+        (dir, _) => (Records::create(dir.as_deref())?, Vec::new()),
+    };
+    // Game numbers fix the opening and the colours, so a resumed match plays exactly the
+    // games the interrupted one had left.
+    let pending: Vec<usize> = (0..config.games)
+        .filter(|i| finished.iter().all(|g| g.index != *i))
+        .collect();
 
     let _ = writeln!(
         out,
@@ -132,17 +145,31 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchRepor
     let next_game = AtomicUsize::new(0);
     let abort = AtomicBool::new(false);
     let mut summary = Summary::new(names.clone(), config.sprt);
-    let mut games = Vec::new();
+    for game in &finished {
+        summary.add(game);
+    }
+    if config.resume {
+        let _ = writeln!(
+            out,
+            "resumed: {} finished game(s) kept, {} to play",
+            finished.len(),
+            pending.len()
+        );
+    }
+    let mut games = finished;
     let mut fatal: Option<MatchError> = None;
+    if summary.sprt_verdict.is_some() {
+        abort.store(true, Ordering::SeqCst);
+    }
 
     thread::scope(|scope| {
         // A rendezvous: a worker hands over a finished game and waits until it is taken,
         // so no worker runs more than one game ahead of the records (and of a stop).
         let (tx, rx) = mpsc::sync_channel::<Result<GameRecord, EngineError>>(0);
-        for _ in 0..config.concurrency.min(config.games) {
+        for _ in 0..config.concurrency.min(pending.len()) {
             let tx = tx.clone();
-            let (engines, next_game, abort) = (&engines, &next_game, &abort);
-            scope.spawn(move || worker(config, engines, next_game, abort, tx));
+            let (engines, pending, next_game, abort) = (&engines, &pending, &next_game, &abort);
+            scope.spawn(move || worker(config, engines, pending, next_game, abort, tx));
         }
         drop(tx);
         for message in rx {
@@ -192,20 +219,21 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchRepor
 }
 
 /// One worker: its own pair of engine processes, kept between games while healthy; takes
-/// game numbers from the shared counter until the match is done or stopped.
+/// the pending game numbers in turn (through the shared counter) until the match is done
+/// or stopped.
 fn worker(
     config: &MatchConfig,
     engines: &[engine::EngineSpec; 2],
+    pending: &[usize],
     next_game: &AtomicUsize,
     abort: &AtomicBool,
     results: mpsc::SyncSender<Result<GameRecord, EngineError>>,
 ) {
     let mut players = engines.clone().map(Player::new);
     while !abort.load(Ordering::SeqCst) {
-        let index = next_game.fetch_add(1, Ordering::SeqCst);
-        if index >= config.games {
+        let Some(&index) = pending.get(next_game.fetch_add(1, Ordering::SeqCst)) else {
             break;
-        }
+        };
         let pair = index / 2;
         let opening_index = pair % config.openings.len();
         let setup = GameSetup {
@@ -331,14 +359,98 @@ impl Records {
         })
     }
 
+    /// Opens the records of an interrupted match in `dir` to continue it, and returns the
+    /// games it finished. The JSON lines are the truth: a last line cut short by the
+    /// interruption and games without a result are dropped (those games are played
+    /// again), and both files are rewritten from the games kept, so a CSA record written
+    /// just before the interruption cannot disagree with the JSON. Refuses records of
+    /// other engines or openings.
+    fn resume(
+        dir: &Path,
+        names: &[String; 2],
+        config: &MatchConfig,
+    ) -> Result<(Records, Vec<GameRecord>), MatchError> {
+        let json_path = dir.join("games.jsonl");
+        let csa_path = dir.join("games.csa");
+        let refuse = |message: String| MatchError::Resume {
+            path: json_path.clone(),
+            message,
+        };
+        let text = crate::files::read_regular(&json_path).map_err(|e| refuse(e.to_string()))?;
+        let text = String::from_utf8(text).map_err(|_| refuse("not UTF-8 text".into()))?;
+        let mut games: Vec<GameRecord> = Vec::new();
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        for (i, line) in lines.iter().enumerate() {
+            let complete = line.ends_with('\n');
+            let (game, engines) = match record::parse_json_game(line.trim_end()) {
+                Ok(parsed) => parsed,
+                // The write the interruption cut short.
+                Err(_) if !complete && i + 1 == lines.len() => break,
+                Err(e) => return Err(refuse(format!("line {}: {e}", i + 1))),
+            };
+            if engines != *names {
+                return Err(refuse(format!(
+                    "it is a match between '{}' and '{}', not '{}' and '{}'",
+                    engines[0], engines[1], names[0], names[1]
+                )));
+            }
+            let n = game.index + 1;
+            if game.index >= config.games {
+                return Err(refuse(format!(
+                    "it has game {n}, beyond --games {}",
+                    config.games
+                )));
+            }
+            let expected = &config.openings[(game.index / 2) % config.openings.len()];
+            if game.opening.to_string() != expected.to_string() {
+                return Err(refuse(format!(
+                    "game {n} started from '{}', not from '{expected}': give the same --openings",
+                    game.opening
+                )));
+            }
+            if games.iter().any(|g| g.index == game.index) {
+                return Err(refuse(format!("game {n} is recorded twice")));
+            }
+            if game.outcome != game::Outcome::NoResult {
+                games.push(game);
+            }
+        }
+        let json: String = games
+            .iter()
+            .map(|g| record::json_game(g, names) + "\n")
+            .collect();
+        let csa: Vec<String> = games.iter().map(record::csa_game).collect();
+        // JSON first: were the machine to stop between the two renames, the next resume
+        // writes the CSA file from it again.
+        replace_file(&json_path, &json)?;
+        replace_file(&csa_path, &csa.join("/\n"))?;
+        let append = |path: &Path| {
+            OpenOptions::new()
+                .append(true)
+                .open(path)
+                .map_err(|source| MatchError::Records {
+                    path: path.to_path_buf(),
+                    source,
+                })
+        };
+        let records = Records {
+            csa: append(&csa_path)?,
+            json: append(&json_path)?,
+            csa_path,
+            json_path,
+            written: games.len(),
+        };
+        Ok((records, games))
+    }
+
     fn write(&mut self, game: &GameRecord, names: &[String; 2]) -> Result<(), MatchError> {
         let mut csa = String::new();
         if self.written > 0 {
             csa.push_str("/\n");
         }
         csa.push_str(&record::csa_game(game));
-        let json = record::json_game(game, names) + "\n";
         self.written += 1;
+        let json = record::json_game(game, names) + "\n";
         let fail = |path: &Path| {
             let path = path.to_path_buf();
             move |source| MatchError::Records { path, source }
@@ -357,6 +469,23 @@ impl Records {
             .and_then(|()| self.json.sync_data())
             .map_err(fail(&self.json_path))
     }
+}
+
+/// Writes `path` anew through a synced temporary file and a rename, so it holds either
+/// the old or the new text whatever happens.
+fn replace_file(path: &Path, text: &str) -> Result<(), MatchError> {
+    let fail = |source| MatchError::Records {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut temp_name = path.as_os_str().to_owned();
+    temp_name.push(".tmp");
+    let temp = PathBuf::from(temp_name);
+    let mut file = File::create(&temp).map_err(fail)?;
+    file.write_all(text.as_bytes())
+        .and_then(|()| file.sync_all())
+        .map_err(fail)?;
+    fs::rename(&temp, path).map_err(fail)
 }
 
 /// A new `match-YYYYMMDD-HHMMSS` folder (UTC) in the current directory, with `-2`, `-3`, …

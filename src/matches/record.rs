@@ -1,12 +1,14 @@
 //! Game records: all games of a match in one CSA file (for other shogi software) and one
 //! JSON object per game in a JSON-lines file (for scripts).
 //!
-//! Both are written by hand: the formats are small, and the crate keeps its dependencies
-//! to the few it has.
+//! The CSA text is written by hand (no crate knows the format); the JSON goes through
+//! serde, and is read back when a match is resumed.
 
-use super::game::{EndReason, GameRecord, Outcome};
+use super::game::{EndReason, GameRecord, Outcome, PlayedMove};
+use super::opening::Opening;
 use crate::types::{Color, File, PieceKind, Rank, Square};
 use crate::Position;
+use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
 /// CSA name of a piece kind (`FU`, `TO`, `RY`, …).
@@ -207,98 +209,142 @@ pub fn csa_game(record: &GameRecord) -> String {
     out
 }
 
-/// A JSON string literal.
-pub fn json_string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-fn json_array<T>(items: &[T], item: impl Fn(&T) -> String) -> String {
-    let inner: Vec<String> = items.iter().map(item).collect();
-    format!("[{}]", inner.join(","))
-}
-
-/// One game as a single-line JSON object. Game, opening and engine numbers are 1-based;
+/// One game as the JSON-lines file holds it. Game, opening and engine numbers are 1-based;
 /// `times_ms` are the moves' thinking times and `limits_ms` what each mover's clock allowed
 /// (`null` under a fixed node or depth limit); `scores` are each mover's own view in
 /// centipawns (mates as ±(100000 − plies)), `null` where the engine reported none.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JsonGame {
+    pub game: usize,
+    pub engines: [String; 2],
+    pub black: String,
+    pub white: String,
+    pub black_engine: usize,
+    pub white_engine: usize,
+    pub opening: usize,
+    pub start: String,
+    pub opening_moves: Vec<String>,
+    pub moves: Vec<String>,
+    pub times_ms: Vec<u64>,
+    pub limits_ms: Vec<Option<u64>>,
+    pub scores: Vec<Option<i32>>,
+    pub plies: usize,
+    pub result: String,
+    pub winner: Option<String>,
+    pub winner_engine: Option<usize>,
+    pub reason: String,
+    pub detail: String,
+    pub started_unix: u64,
+}
+
+/// One game as a single-line JSON object (see [`JsonGame`] for the fields).
 pub fn json_game(record: &GameRecord, engine_names: &[String; 2]) -> String {
-    let winner = match record.outcome {
-        Outcome::Win(c) => json_string(&c.to_string()),
-        _ => "null".into(),
+    let game = JsonGame {
+        game: record.index + 1,
+        engines: engine_names.clone(),
+        black: record.names[0].clone(),
+        white: record.names[1].clone(),
+        black_engine: record.engine_of[0] + 1,
+        white_engine: record.engine_of[1] + 1,
+        opening: record.opening_index + 1,
+        start: record.opening.usi_start(),
+        opening_moves: record.opening.moves.iter().map(|m| m.to_string()).collect(),
+        moves: record.moves.iter().map(|m| m.mv.to_string()).collect(),
+        times_ms: record.moves.iter().map(|m| m.time_ms).collect(),
+        limits_ms: record.moves.iter().map(|m| m.limit_ms).collect(),
+        scores: record.moves.iter().map(|m| m.score).collect(),
+        plies: record.moves.len(),
+        result: record.outcome.notation().to_string(),
+        winner: match record.outcome {
+            Outcome::Win(c) => Some(c.to_string()),
+            _ => None,
+        },
+        winner_engine: match record.outcome {
+            Outcome::Win(c) => Some(record.engine_of[c.index()] + 1),
+            _ => None,
+        },
+        reason: record.reason.as_str().to_string(),
+        detail: record.detail.clone(),
+        started_unix: record.started_unix,
     };
-    let winner_engine = match record.outcome {
-        Outcome::Win(c) => (record.engine_of[c.index()] + 1).to_string(),
-        _ => "null".into(),
+    serde_json::to_string(&game).expect("a game record always serialises")
+}
+
+/// Reads one JSON line back into the game and the match's engine names, checking that
+/// it is a game the runner could have written: moves legal, numbers in range, a known
+/// result and reason, and lists of one length.
+pub fn parse_json_game(line: &str) -> Result<(GameRecord, [String; 2]), String> {
+    let json: JsonGame = serde_json::from_str(line).map_err(|e| e.to_string())?;
+    let opening_text = if json.opening_moves.is_empty() {
+        json.start.clone()
+    } else {
+        format!("{} moves {}", json.start, json.opening_moves.join(" "))
     };
-    let fields = [
-        ("game", (record.index + 1).to_string()),
-        ("engines", json_array(engine_names, |n| json_string(n))),
-        ("black", json_string(&record.names[0])),
-        ("white", json_string(&record.names[1])),
-        ("black_engine", (record.engine_of[0] + 1).to_string()),
-        ("white_engine", (record.engine_of[1] + 1).to_string()),
-        ("opening", (record.opening_index + 1).to_string()),
-        ("start", json_string(&record.opening.usi_start())),
-        (
-            "opening_moves",
-            json_array(&record.opening.moves, |m| json_string(&m.to_string())),
-        ),
-        (
-            "moves",
-            json_array(&record.moves, |m| json_string(&m.mv.to_string())),
-        ),
-        (
-            "times_ms",
-            json_array(&record.moves, |m| m.time_ms.to_string()),
-        ),
-        (
-            "limits_ms",
-            json_array(&record.moves, |m| {
-                m.limit_ms.map_or("null".into(), |l| l.to_string())
-            }),
-        ),
-        (
-            "scores",
-            json_array(&record.moves, |m| {
-                m.score.map_or("null".into(), |s| s.to_string())
-            }),
-        ),
-        ("plies", record.moves.len().to_string()),
-        ("result", json_string(record.outcome.notation())),
-        ("winner", winner),
-        ("winner_engine", winner_engine),
-        ("reason", json_string(record.reason.as_str())),
-        ("detail", json_string(&record.detail)),
-        ("started_unix", record.started_unix.to_string()),
-    ];
-    let body: Vec<String> = fields
-        .iter()
-        .map(|(k, v)| format!("{}:{v}", json_string(k)))
-        .collect();
-    format!("{{{}}}", body.join(","))
+    let opening = Opening::parse(&opening_text).map_err(|e| format!("opening: {e}"))?;
+    let engine = |n: usize| match n {
+        1 | 2 => Ok(n - 1),
+        _ => Err(format!("engine number {n} is not 1 or 2")),
+    };
+    let engine_of = [engine(json.black_engine)?, engine(json.white_engine)?];
+    if engine_of[0] == engine_of[1] {
+        return Err("one engine plays both colours".into());
+    }
+    let n = json.moves.len();
+    if [
+        json.times_ms.len(),
+        json.limits_ms.len(),
+        json.scores.len(),
+        json.plies,
+    ] != [n; 4]
+    {
+        return Err("moves, times, limits and scores differ in length".into());
+    }
+    if json.game == 0 || json.opening == 0 {
+        return Err("game and opening numbers start at 1".into());
+    }
+    let mut pos = opening.position();
+    let mut moves = Vec::with_capacity(n);
+    for (i, text) in json.moves.iter().enumerate() {
+        let mv = pos
+            .parse_move(text)
+            .map_err(|e| format!("move {}: {e}", i + 1))?;
+        pos.play_unchecked(mv);
+        moves.push(PlayedMove {
+            mv,
+            time_ms: json.times_ms[i],
+            score: json.scores[i],
+            limit_ms: json.limits_ms[i],
+        });
+    }
+    let outcome = match json.result.as_str() {
+        "1-0" => Outcome::Win(Color::Black),
+        "0-1" => Outcome::Win(Color::White),
+        "1/2-1/2" => Outcome::Draw,
+        "*" => Outcome::NoResult,
+        other => return Err(format!("unknown result '{other}'")),
+    };
+    let reason = EndReason::ALL
+        .into_iter()
+        .find(|r| r.as_str() == json.reason)
+        .ok_or_else(|| format!("unknown reason '{}'", json.reason))?;
+    let record = GameRecord {
+        index: json.game - 1,
+        opening_index: json.opening - 1,
+        opening,
+        engine_of,
+        names: [json.black, json.white],
+        started_unix: json.started_unix,
+        moves,
+        outcome,
+        reason,
+        detail: json.detail,
+    };
+    Ok((record, json.engines))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matches::game::PlayedMove;
-    use crate::matches::opening::Opening;
 
     fn record(opening: &str, moves: &[&str], outcome: Outcome, reason: EndReason) -> GameRecord {
         let opening = Opening::parse(opening).unwrap();
@@ -425,7 +471,65 @@ mod tests {
         ));
         assert!(line.contains("\"winner\":\"white\",\"winner_engine\":1"));
         assert!(line.contains("\"detail\":\"line\\nbreak\""));
-        assert_eq!(json_string("a\u{1}b"), "\"a\\u0001b\"");
+        let control = GameRecord {
+            detail: "a\u{1}b".into(),
+            ..r.clone()
+        };
+        assert!(json_game(&control, &names).contains("\"detail\":\"a\\u0001b\""));
+    }
+
+    #[test]
+    fn json_lines_read_back_into_the_same_game() {
+        let names = ["hayate".to_string(), "other".to_string()];
+        for r in [
+            record(
+                "startpos moves 7g7f",
+                &["3c3d", "8h2b+", "3a2b"],
+                Outcome::Win(Color::Black),
+                EndReason::Resign,
+            ),
+            record(
+                "sfen 4k4/9/9/9/9/9/9/9/4K4 b 2P 1",
+                &["P*5b"],
+                Outcome::Draw,
+                EndReason::MaxMoves,
+            ),
+        ] {
+            let line = json_game(&r, &names);
+            let (back, engines) = parse_json_game(&line).unwrap();
+            assert_eq!(engines, names);
+            assert_eq!(json_game(&back, &names), line);
+            assert_eq!(csa_game(&back), csa_game(&r));
+        }
+    }
+
+    #[test]
+    fn json_lines_that_no_runner_wrote_are_refused() {
+        let names = ["a".to_string(), "b".to_string()];
+        let r = record("startpos", &["7g7f"], Outcome::Draw, EndReason::MaxMoves);
+        let line = json_game(&r, &names);
+        for (from, to, why) in [
+            ("\"7g7f\"]", "\"7g7g\"]", "move 1"),
+            (
+                "\"result\":\"1/2-1/2\"",
+                "\"result\":\"2-0\"",
+                "unknown result",
+            ),
+            (
+                "\"reason\":\"max_moves\"",
+                "\"reason\":\"boredom\"",
+                "unknown reason",
+            ),
+            ("\"plies\":1", "\"plies\":2", "length"),
+            ("\"black_engine\":2", "\"black_engine\":1", "both colours"),
+            ("\"start\":\"startpos\"", "\"start\":\"kifu\"", "opening"),
+        ] {
+            let bad = line.replace(from, to);
+            assert_ne!(bad, line, "{from}");
+            let err = parse_json_game(&bad).unwrap_err();
+            assert!(err.contains(why), "{err}");
+        }
+        assert!(parse_json_game(&line[..line.len() - 1]).is_err());
     }
 
     #[test]
