@@ -6,94 +6,19 @@
 //! stop, then picks the answer from the thread that got furthest (deepest completed
 //! iteration, then best score) and reports it.
 
+//!
+//! What a search job is, what the threads share and how the answer is chosen belong to
+//! the search ([`crate::search::shared`]); this file keeps only the threads.
+
 use crate::position::Position;
-use crate::search::score::MATE_BOUND;
-use crate::search::{
-    immediate_decision, root_mate, Decision, Event, Progress, Reporter, ScoreBound, Settings,
-    Worker,
-};
-use crate::time::{self, Budget};
+use crate::search::shared::{choose_best, Job, Shared};
+use crate::search::{immediate_decision, root_mate, Decision, Event, Reporter, Settings, Worker};
 use crate::tt::{AllocError, TranspositionTable};
-use crate::types::Move;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-
-/// A node counter on its own cache line, so threads do not slow each other down.
-#[repr(align(64))]
-#[derive(Default)]
-pub struct PaddedCounter(AtomicU64);
-
-impl std::ops::Deref for PaddedCounter {
-    type Target = AtomicU64;
-    fn deref(&self) -> &AtomicU64 {
-        &self.0
-    }
-}
-
-/// What a thread found in its last completed iteration.
-#[derive(Clone, Debug, Default)]
-pub struct ThreadResult {
-    pub depth: i32,
-    pub score: i32,
-    pub pv: Vec<Move>,
-}
-
-/// State all threads see during a search.
-pub struct Shared {
-    pub stop: AtomicBool,
-    /// True while a `go ponder` has not been answered by `ponderhit`.
-    pub pondering: AtomicBool,
-    pub nodes: Vec<PaddedCounter>,
-    pub results: Vec<Mutex<ThreadResult>>,
-}
-
-impl Shared {
-    fn new(threads: usize) -> Shared {
-        Shared {
-            stop: AtomicBool::new(false),
-            pondering: AtomicBool::new(false),
-            nodes: (0..threads).map(|_| PaddedCounter::default()).collect(),
-            results: (0..threads)
-                .map(|_| Mutex::new(ThreadResult::default()))
-                .collect(),
-        }
-    }
-
-    /// Nodes searched by all threads so far.
-    pub fn total_nodes(&self) -> u64 {
-        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
-    }
-}
-
-/// One search request, shared by every thread.
-pub struct Job {
-    pub root: Position,
-    pub settings: Settings,
-    pub tt: Arc<TranspositionTable>,
-    pub reporter: Reporter,
-    pub start: Instant,
-    /// The clock's budget for this move, when there is a clock or a movetime.
-    pub budget: Option<Budget>,
-    /// When `ponderhit` arrived: the hard deadline counts from then.
-    pub ponderhit_at: Mutex<Option<Instant>>,
-}
-
-impl Job {
-    /// The instant the move must be answered by, if any.
-    pub fn hard_deadline(&self) -> Option<Instant> {
-        let budget = self.budget?;
-        let from = self
-            .ponderhit_at
-            .lock()
-            .ok()
-            .and_then(|t| *t)
-            .unwrap_or(self.start);
-        Some(from + budget.maximum)
-    }
-}
 
 enum Command {
     Search(Arc<Job>),
@@ -269,35 +194,9 @@ impl ThreadPool {
     pub fn start(&mut self, root: Position, settings: Settings, reporter: Reporter) {
         self.wait();
         self.clean = false;
-        let limits = &settings.limits;
-        let start = limits.received.unwrap_or_else(Instant::now);
-        let budget = match (limits.movetime, limits.clock) {
-            (Some(ms), _) => Some(Budget::fixed(Duration::from_millis(ms))),
-            (None, Some(clock)) if !limits.infinite => {
-                Some(time::budget(clock, root.ply(), settings.time))
-            }
-            _ => None,
-        };
-        self.shared.stop.store(false, Ordering::SeqCst);
-        self.shared.pondering.store(limits.ponder, Ordering::SeqCst);
-        for n in &self.shared.nodes {
-            n.store(0, Ordering::Relaxed);
-        }
-        for r in &self.shared.results {
-            if let Ok(mut r) = r.lock() {
-                *r = ThreadResult::default();
-            }
-        }
+        self.shared.reset(settings.limits.ponder);
         self.tt.new_search();
-        let job = Arc::new(Job {
-            root,
-            settings,
-            tt: self.tt.clone(),
-            reporter,
-            start,
-            budget,
-            ponderhit_at: Mutex::new(None),
-        });
+        let job = Arc::new(Job::new(root, settings, self.tt.clone(), reporter));
         self.current = Some(job.clone());
         self.search.start(1);
         let _ = self.threads[0].sender.send(Command::Search(job));
@@ -402,71 +301,4 @@ fn main_thread(
         None => choose_best(worker, &job, shared),
     };
     (job.reporter)(Event::BestMove { decision, ponder });
-}
-
-/// The answer from the thread that searched furthest: deepest completed iteration, then
-/// best score; a found mate is preferred when shorter.
-fn choose_best(worker: &Worker, job: &Job, shared: &Shared) -> (Decision, Option<Move>) {
-    let main_pv: Vec<Move> = worker
-        .root_moves()
-        .first()
-        .map(|r| r.pv.clone())
-        .unwrap_or_default();
-    let main_score = worker.root_moves().first().map_or(0, |r| r.score);
-    let mut best = ThreadResult {
-        depth: worker.completed_depth(),
-        score: main_score,
-        pv: main_pv,
-    };
-    for r in shared.results.iter().skip(1) {
-        let Ok(r) = r.lock() else { continue };
-        if r.pv.is_empty() {
-            continue;
-        }
-        let better = if r.score >= MATE_BOUND || best.score >= MATE_BOUND {
-            r.score > best.score
-        } else {
-            r.depth > best.depth || (r.depth == best.depth && r.score > best.score)
-        };
-        if better {
-            best = r.clone();
-        }
-    }
-    let Some(&mv) = best.pv.first() else {
-        // No iteration finished at all (stopped at once): any legal move beats none.
-        let legal = job.root.legal_moves();
-        return match legal.first() {
-            Some(&m) => (Decision::Move(m), None),
-            None => (Decision::Resign, None),
-        };
-    };
-    // The final line, when it came from a helper, so the GUI shows what is played.
-    if best.pv
-        != worker
-            .root_moves()
-            .first()
-            .map(|r| r.pv.clone())
-            .unwrap_or_default()
-    {
-        (job.reporter)(Event::Progress(Progress {
-            depth: best.depth.max(1),
-            seldepth: best.depth.max(1),
-            multipv: 1,
-            score: best.score,
-            bound: ScoreBound::Exact,
-            nodes: shared.total_nodes(),
-            time_ms: job.start.elapsed().as_millis() as u64,
-            hashfull: job.tt.hashfull(),
-            pv: best.pv.clone(),
-        }));
-    }
-    let ponder = best.pv.get(1).copied().or_else(|| {
-        let mut pos = job.root.clone();
-        pos.play_unchecked(mv);
-        job.tt
-            .probe(pos.key())
-            .and_then(|e| e.mv)
-            .filter(|&m| pos.is_legal(m))
-    });
-    (Decision::Move(mv), ponder)
 }

@@ -26,7 +26,7 @@ pub enum Bound {
 #[derive(Clone, Copy, Debug)]
 pub struct TtEntry {
     pub mv: Option<Move>,
-    /// Search score, with mate scores relative to the stored position (see [`score_to_tt`]).
+    /// Search score; the search stores mate scores counted from this position, not the root.
     pub score: i32,
     /// Static evaluation of the position.
     pub eval: i32,
@@ -330,32 +330,6 @@ pub fn prefetch<T>(value: &T) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = value;
-}
-
-/// A score as stored: mate scores counted from the stored position, not from the root.
-#[inline]
-pub fn score_to_tt(score: i32, ply: i32) -> i32 {
-    use crate::search::score::MATE_BOUND;
-    if score >= MATE_BOUND {
-        score + ply
-    } else if score <= -MATE_BOUND {
-        score - ply
-    } else {
-        score
-    }
-}
-
-/// A stored score brought back to the root's frame.
-#[inline]
-pub fn score_from_tt(score: i32, ply: i32) -> i32 {
-    use crate::search::score::MATE_BOUND;
-    if score >= MATE_BOUND {
-        score - ply
-    } else if score <= -MATE_BOUND {
-        score + ply
-    } else {
-        score
-    }
 }
 
 #[cfg(test)]

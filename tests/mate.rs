@@ -300,7 +300,7 @@ fn limits_give_an_unknown_answer_not_a_wrong_one() {
 
 #[test]
 fn useless_interpositions_are_recognised() {
-    use hayate::mate::pv::is_useless_interposition;
+    use hayate::mate::interposition::is_useless_interposition;
     // White's king on 1a in check from Black's rook on 1i; White holds a gold.
     let p = pos("8k/9/9/9/9/9/9/9/4K3R w g 1");
     assert!(p.in_check());

@@ -18,7 +18,7 @@
 //!   once one is found). A proof then counts only if its mate is short enough, and a
 //!   failure caused by the limit is recorded with the number of plies it was shown for,
 //!   so it is reused only where no more plies remain. Lengths follow the tsume
-//!   convention: a useless interposition (see [`super::pv::is_useless_interposition`])
+//!   convention: a useless interposition (see [`super::interposition`])
 //!   adds no length, so it is given two extra plies.
 //! - A position repeated on the current path is a failure for the attacker (in shogi a
 //!   perpetual check loses). Such a failure only holds for that path, so the disproofs
@@ -26,7 +26,7 @@
 //!   one is searched again without reusing them, which makes that disproof exact.
 
 use super::checks::generate_checks;
-use super::pv::is_useless_interposition;
+use super::interposition::is_useless_interposition;
 use super::table::{Known, Table, INF};
 use crate::position::{GenType, Position};
 use crate::types::{Color, Hand, Move, MoveList};

@@ -12,6 +12,7 @@
 pub mod checks;
 pub mod cli;
 pub mod dfpn;
+pub mod interposition;
 pub mod pv;
 pub mod table;
 

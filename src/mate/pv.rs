@@ -2,14 +2,13 @@
 //!
 //! At the attacker's turn the proved check with the shortest known mate is taken; at the
 //! defender's turn the reply with the longest known mate, a useless interposition (see
-//! [`is_useless_interposition`]) counted two plies shorter. A position whose
+//! [`super::interposition`]) counted two plies shorter. A position whose
 //! proof was evicted from the table is proved again on the spot. The line is what the
 //! table knows: a mate, not always the shortest one, and its length is the length of the
 //! line itself.
 
 use super::dfpn::{after_move, Dfpn, MAX_PLY};
-use crate::attacks;
-use crate::position::Position;
+use super::interposition::is_useless_interposition;
 use crate::types::Move;
 use std::time::Instant;
 
@@ -101,28 +100,4 @@ pub fn principal_variation(
         search.pos.undo();
     }
     result
-}
-
-/// A useless interposition (muda-ai): a drop between a distant checking piece and the
-/// king, on a square not next to the king, that the checker can simply take (it is not
-/// pinned to its own king). By tsume convention such a drop adds no length to the mate:
-/// the line shows it only when it delays the mate by more than the two plies it adds (it
-/// is searched and mated like every other reply). Interpositions next to the king count
-/// as real defences.
-pub fn is_useless_interposition(pos: &Position, mv: Move) -> bool {
-    if mv.drop_kind().is_none() {
-        return false;
-    }
-    let checkers = pos.checkers();
-    if checkers.has_more_than_one() {
-        return false;
-    }
-    let us = pos.side_to_move();
-    let (Some(checker), Some(ksq)) = (checkers.lsb(), pos.king_square(us)) else {
-        return false;
-    };
-    let to = mv.to();
-    attacks::between(ksq, checker).has(to)
-        && !attacks::king(ksq).has(to)
-        && !pos.blockers_for_king(!us).has(checker)
 }

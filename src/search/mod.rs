@@ -10,6 +10,7 @@ mod movepick;
 pub mod root_mate;
 pub mod score;
 pub mod see;
+pub mod shared;
 mod worker;
 
 pub use worker::Worker;

@@ -54,3 +54,27 @@ pub fn to_usi(score: i32) -> UsiScore {
         UsiScore::Cp(score)
     }
 }
+
+/// A score as stored: mate scores counted from the stored position, not from the root.
+#[inline]
+pub fn score_to_tt(score: i32, ply: i32) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply
+    } else if score <= -MATE_BOUND {
+        score - ply
+    } else {
+        score
+    }
+}
+
+/// A stored score brought back to the root's frame.
+#[inline]
+pub fn score_from_tt(score: i32, ply: i32) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply
+    } else if score <= -MATE_BOUND {
+        score + ply
+    } else {
+        score
+    }
+}
