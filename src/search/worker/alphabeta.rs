@@ -2,7 +2,18 @@
 //! pruning (reverse futility, null move, futility, late moves, SEE), extensions and
 //! late-move reductions, and the history updates after a cutoff.
 
-use super::*;
+use super::{cuts_off, Worker};
+use crate::search::history::{bonus, continuation_row, ContinuationRows};
+use crate::search::mate1::mate_in_one;
+use crate::search::movepick::{is_tactical, previous_move, MovePicker};
+use crate::search::score::{
+    mate_in, mated_in, score_from_tt, score_to_tt, EVAL_LIMIT, INFINITE, MATE_BOUND, MAX_PLY,
+};
+use crate::search::see::see_ge;
+use crate::tt::Bound;
+use crate::types::Move;
+use arrayvec::ArrayVec;
+use once_cell::sync::Lazy;
 
 /// Late-move reductions by depth and move number, in plies (×1024 for precision).
 static REDUCTIONS: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {

@@ -1,7 +1,11 @@
 //! Iterative deepening: one search per depth with an aspiration window around the last
 //! score, the time checks between iterations, and the `info` reports.
 
-use super::*;
+use super::Worker;
+use crate::search::score::{INFINITE, MATE, MATE_BOUND, MAX_PLY};
+use crate::search::shared::ThreadResult;
+use crate::search::{Event, Progress, ScoreBound};
+use std::sync::atomic::Ordering;
 
 impl Worker {
     /// Searches depth after depth until the limits, the clock or `stop` end it.

@@ -9,19 +9,16 @@ mod alphabeta;
 mod deepening;
 mod quiescence;
 
-use super::history::{bonus, continuation_row, ContinuationRows, History};
-use super::mate1::mate_in_one;
-use super::movepick::{is_tactical, previous_move, MovePicker};
-use super::score::*;
-use super::see::{see_ge, value};
-use super::shared::{Job, Shared, ThreadResult};
-use super::{Event, Progress, ScoreBound};
+use super::history::History;
+use super::score::{
+    mate_in, score_to_tt, EVAL_LIMIT, INFINITE, MAX_PLY, PERPETUAL_CHECK_WIN, SUPERIOR_REPETITION,
+};
+use super::shared::{Job, Shared};
 use crate::eval::{self, nnue, Evaluator};
 use crate::position::{EnteringKingRule, Position, Repetition};
 use crate::tt::{Bound, TranspositionTable};
 use crate::types::{Move, Piece};
 use arrayvec::ArrayVec;
-use once_cell::sync::Lazy;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;

@@ -1,7 +1,10 @@
 //! The quiescence search at the leaves: stand pat, then captures and promotions that
 //! do not lose material (every evasion when in check), until the position is quiet.
 
-use super::*;
+use super::{cuts_off, Worker};
+use crate::search::movepick::MovePicker;
+use crate::search::score::{mate_in, mated_in, score_from_tt, EVAL_LIMIT, INFINITE, MAX_PLY};
+use crate::search::see::{see_ge, value};
 
 impl Worker {
     pub(super) fn quiescence<const PV: bool>(
