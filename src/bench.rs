@@ -8,8 +8,7 @@
 //! fair way to measure how the node rate scales with threads: a fixed depth ends each
 //! short search with threads idling while the last one finishes its iteration.
 
-use crate::matches::opening::Opening;
-use crate::position::Position;
+use crate::position::{Position, PositionCommand, PositionCommandError};
 use crate::search::{Event, Reporter, Settings};
 use crate::threads::ThreadPool;
 use std::sync::{Arc, Mutex};
@@ -37,8 +36,8 @@ pub const POSITIONS: [&str; 12] = [
 
 /// Parses a bench line: `startpos [moves ...]` or `sfen <sfen> [moves ...]` (the opening
 /// format of `hayate match`), and plays its moves.
-pub fn parse_line(line: &str) -> Result<Position, String> {
-    Opening::parse(line).map(|o| o.position())
+pub fn parse_line(line: &str) -> Result<Position, PositionCommandError> {
+    PositionCommand::parse_strict(line).map(|c| c.position())
 }
 
 /// How long each bench position is searched.

@@ -2,7 +2,7 @@
 
 use super::make::{self, MakeOptions};
 use super::Book;
-use crate::matches::opening::Opening;
+use crate::position::PositionCommand;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -232,8 +232,8 @@ pub fn bookinfo_cli(args: &[String]) -> i32 {
         );
     }
     if let Some(text) = probe {
-        let pos = match Opening::parse(&text) {
-            Ok(o) => o.position(),
+        let pos = match PositionCommand::parse_strict(&text) {
+            Ok(c) => c.position(),
             Err(e) => {
                 eprintln!("hayate bookinfo: --probe: {e}");
                 return 2;

@@ -1,11 +1,12 @@
 //! Opening lines: where each pair of games starts.
 //!
 //! A line is `startpos [moves …]` or `sfen <board> <side> <hands> <ply> [moves …]` (an
-//! optional leading `position` is accepted, so USI `position` commands can be pasted).
+//! optional leading `position` is accepted, so USI `position` commands can be pasted),
+//! read by [`PositionCommand::parse_strict`].
 //! Every line is checked when the file is read, so a bad line stops the match before any
 //! game instead of turning up as a lost game hours later.
 
-use crate::position::STARTPOS_SFEN;
+use crate::position::{PositionCommand, PositionCommandError};
 use crate::types::Move;
 use crate::Position;
 use std::fmt;
@@ -49,44 +50,13 @@ impl Opening {
         }
     }
 
-    /// Parses and checks one line.
-    pub fn parse(line: &str) -> Result<Opening, String> {
-        let tokens: Vec<&str> = line.split_whitespace().collect();
-        let tokens = match tokens.first() {
-            Some(&"position") => &tokens[1..],
-            _ => &tokens[..],
-        };
-        let (sfen, rest) = match tokens.first() {
-            Some(&"startpos") => (None, &tokens[1..]),
-            Some(&"sfen") => {
-                if tokens.len() < 5 {
-                    return Err("'sfen' needs four fields: board, side, hands, ply".into());
-                }
-                (Some(tokens[1..5].join(" ")), &tokens[5..])
-            }
-            Some(other) => return Err(format!("expected 'startpos' or 'sfen', got '{other}'")),
-            None => return Err("empty line".into()),
-        };
-        let mut pos: Position = match &sfen {
-            None => Position::startpos(),
-            Some(s) => s.parse().map_err(|e| format!("bad sfen: {e}"))?,
-        };
-        let move_texts = match rest.first() {
-            None => &rest[..0],
-            Some(&"moves") => &rest[1..],
-            Some(other) => return Err(format!("expected 'moves', got '{other}'")),
-        };
-        let mut moves = Vec::with_capacity(move_texts.len());
-        for (i, text) in move_texts.iter().enumerate() {
-            let mv = pos
-                .parse_move(text)
-                .map_err(|e| format!("opening move {}: {e}", i + 1))?;
-            pos.play_unchecked(mv);
-            moves.push(mv);
-        }
-        // A standard start written as an SFEN is still the standard start (`PI` in CSA).
-        let sfen = sfen.filter(|s| s != STARTPOS_SFEN);
-        Ok(Opening { sfen, moves })
+    /// Parses and checks one line: a position a game can reach, every move legal.
+    pub fn parse(line: &str) -> Result<Opening, PositionCommandError> {
+        let command = PositionCommand::parse_strict(line)?;
+        Ok(Opening {
+            sfen: command.sfen,
+            moves: command.moves,
+        })
     }
 
     /// Reads an opening file: one opening per line; blank lines and lines starting with
@@ -102,9 +72,9 @@ impl Opening {
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let opening = Opening::parse(line).map_err(|message| OpeningError {
+            let opening = Opening::parse(line).map_err(|e| OpeningError {
                 line: i + 1,
-                message,
+                message: e.to_string(),
             })?;
             openings.push(opening);
         }
@@ -161,6 +131,8 @@ impl fmt::Display for Opening {
 mod tests {
     use super::*;
 
+    use crate::position::STARTPOS_SFEN;
+
     #[test]
     fn parses_startpos_and_sfen_lines() {
         let o = Opening::parse("startpos moves 7g7f 3c3d").unwrap();
@@ -180,7 +152,8 @@ mod tests {
     fn rejects_bad_lines_with_a_reason() {
         assert!(Opening::parse("startpos moves 7g7f 7g7f")
             .unwrap_err()
-            .contains("opening move 2"));
+            .to_string()
+            .contains("move 2"));
         assert!(Opening::parse("sfen lnsgkgsnl b").is_err());
         assert!(Opening::parse("kifu 7g7f").is_err());
         assert!(Opening::parse("startpos 7g7f").is_err());

@@ -1,12 +1,14 @@
 //! The board: piece placement, hands, side to move, Zobrist key and the history of states
 //! that unmaking moves and repetition detection need.
 
+pub mod command;
 mod legality;
 mod movegen;
 mod rules;
 mod sfen;
 pub mod zobrist;
 
+pub use command::{PositionCommand, PositionCommandError};
 pub use legality::IllegalMove;
 pub use movegen::GenType;
 pub use rules::{EnteringKingRule, Repetition};

@@ -4,8 +4,7 @@
 //! weights can be made again from the repository.
 
 use crate::attacks::Rng;
-use crate::bench::parse_line;
-use crate::position::{EnteringKingRule, Repetition};
+use crate::position::{EnteringKingRule, PositionCommand, Repetition};
 use crate::search::{score, Decision, Event, Limits, Reporter, Settings};
 use crate::threads::ThreadPool;
 use crate::time::TimeOptions;
@@ -59,7 +58,9 @@ fn play_game(
     rng: &mut Rng,
 ) -> GameOutcome {
     use crate::types::Color;
-    let mut pos = parse_line(opening).expect("openings are valid");
+    let mut pos = PositionCommand::parse_strict(opening)
+        .expect("openings are valid")
+        .position();
     pool.clear();
     let mut samples = Vec::new();
     let mut decisive_streak: i32 = 0;

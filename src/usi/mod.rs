@@ -16,7 +16,7 @@ pub use go::GoParams;
 pub use info::{Bound, Score, SearchInfo};
 pub use options::{OptionError, Options};
 
-use crate::position::Position;
+use crate::position::{Position, PositionCommand};
 use crate::search::{self, score, Decision, Event, Limits, Settings};
 use crate::threads::ThreadPool;
 use crate::time::{Clock, TimeOptions};
@@ -339,46 +339,25 @@ impl Session {
     /// collections) is taken with a warning, so that `go mate` solves the problem given.
     /// Returns the one message the command has for the user, if any.
     fn set_position(&mut self, args: &[&str]) -> Option<String> {
-        let moves_at = args.iter().position(|&t| t == "moves");
-        let (setup, moves) = match moves_at {
-            Some(i) => (&args[..i], &args[i + 1..]),
-            None => (args, &[][..]),
+        let command = match PositionCommand::parse(&args.join(" ")) {
+            Ok(command) => command,
+            Err(e) => return Some(format!("{e}; position unchanged")),
         };
         let mut notes = Vec::new();
-        let mut pos = match setup.first() {
-            Some(&"startpos") if setup.len() == 1 => Position::startpos(),
-            Some(&"sfen") => match Position::from_sfen_tolerant(&setup[1..].join(" ")) {
-                Ok((pos, tolerated)) => {
-                    if !tolerated.is_empty() {
-                        let what: Vec<String> = tolerated.iter().map(|e| e.to_string()).collect();
-                        notes.push(format!(
-                            "sfen taken, though no game reaches it: {}",
-                            what.join(", ")
-                        ));
-                    }
-                    pos
-                }
-                Err(e) => return Some(format!("bad sfen, position unchanged: {e}")),
-            },
-            _ => {
-                return Some(
-                    "position needs 'startpos' or 'sfen <sfen>', position unchanged".to_string(),
-                )
-            }
-        };
-        for (i, text) in moves.iter().enumerate() {
-            match pos.parse_move(text) {
-                Ok(mv) => pos.play_unchecked(mv),
-                Err(e) => {
-                    notes.push(format!(
-                        "illegal move {} ({e}); the first {i} moves were applied",
-                        i + 1
-                    ));
-                    break;
-                }
-            }
+        if !command.tolerated.is_empty() {
+            let what: Vec<String> = command.tolerated.iter().map(|e| e.to_string()).collect();
+            notes.push(format!(
+                "sfen taken, though no game reaches it: {}",
+                what.join(", ")
+            ));
         }
-        self.position = pos;
+        if let Some((i, _, why)) = &command.bad_move {
+            notes.push(format!(
+                "illegal move {} ({why}); the first {i} moves were applied",
+                i + 1
+            ));
+        }
+        self.position = command.position();
         (!notes.is_empty()).then(|| notes.join("; "))
     }
 
