@@ -188,13 +188,12 @@ fn children_graph(
     let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let depth = parent.len();
     for (a, b) in edges {
-        if a.len() > depth && b.len() > depth && a[..depth] == *parent && b[..depth] == *parent {
-            if a[depth] != b[depth] {
-                graph
-                    .entry(a[depth].clone())
-                    .or_default()
-                    .insert(b[depth].clone());
-            }
+        let inside = |m: &Module| m.len() > depth && m[..depth] == *parent;
+        if inside(a) && inside(b) && a[depth] != b[depth] {
+            graph
+                .entry(a[depth].clone())
+                .or_default()
+                .insert(b[depth].clone());
         }
     }
     graph
