@@ -37,9 +37,31 @@ pub fn read_line_capped<R: BufRead>(
     Ok((consumed, true))
 }
 
+/// Removes a line's ending, `\n` or `\r\n`.
+pub fn trim_line_ending(buf: &mut Vec<u8>) {
+    if buf.last() == Some(&b'\n') {
+        buf.pop();
+        if buf.last() == Some(&b'\r') {
+            buf.pop();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_endings_are_trimmed() {
+        let mut input = &b"bestmove 7g7f\r\ninfo\nlast"[..];
+        let mut buf = Vec::new();
+        let mut lines = Vec::new();
+        while read_line_capped(&mut input, &mut buf, 100).unwrap().0 > 0 {
+            trim_line_ending(&mut buf);
+            lines.push(String::from_utf8(buf.clone()).unwrap());
+        }
+        assert_eq!(lines, ["bestmove 7g7f", "info", "last"]);
+    }
 
     #[test]
     fn long_lines_are_cut_and_the_next_line_is_whole() {

@@ -7,9 +7,10 @@
 //! process is killed when the [`Engine`] is dropped.
 
 use super::clock::TimeControl;
+use crate::lines;
 use std::collections::VecDeque;
 use std::fmt;
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -214,7 +215,8 @@ impl Engine {
         thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             let mut buf = Vec::new();
-            while let Ok(true) = read_line_capped(&mut reader, &mut buf) {
+            while let Ok((1.., _)) = lines::read_line_capped(&mut reader, &mut buf, MAX_LINE) {
+                lines::trim_line_ending(&mut buf);
                 let size = buf.len() + 1;
                 if queued.bytes.load(Ordering::SeqCst) + size > MAX_BACKLOG {
                     queued.flooded.store(true, Ordering::SeqCst);
@@ -469,33 +471,6 @@ fn write_commands(mut stdin: ChildStdin, commands: Receiver<String>) {
     }
 }
 
-/// Reads one line into `buf` without its line ending, keeping at most [`MAX_LINE`] bytes
-/// of it. Returns `false` at the end of the stream.
-fn read_line_capped(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<bool> {
-    buf.clear();
-    let mut read_any = false;
-    loop {
-        let chunk = reader.fill_buf()?;
-        if chunk.is_empty() {
-            return Ok(read_any);
-        }
-        read_any = true;
-        let (end, consumed, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (i, i + 1, true),
-            None => (chunk.len(), chunk.len(), false),
-        };
-        let room = MAX_LINE.saturating_sub(buf.len());
-        buf.extend_from_slice(&chunk[..end.min(room)]);
-        reader.consume(consumed);
-        if done {
-            if buf.last() == Some(&b'\r') {
-                buf.pop();
-            }
-            return Ok(true);
-        }
-    }
-}
-
 /// A program given as a relative path with a directory part (`target/release/hayate`) is
 /// taken relative to the runner's directory, also when the engine runs elsewhere (`--dir`);
 /// a bare name is looked up in `PATH` as usual.
@@ -554,21 +529,6 @@ mod tests {
         assert_eq!(parse_score("info depth 1 nodes 30"), None);
         assert_eq!(parse_score("info score"), None);
         assert_eq!(parse_score("info string my score cp 5"), None);
-    }
-
-    #[test]
-    fn long_lines_are_cut_and_line_endings_removed() {
-        let mut text = vec![b'x'; MAX_LINE + 100];
-        text.extend_from_slice(b"\r\nbestmove 7g7f\r\nlast");
-        let mut reader = io::Cursor::new(text);
-        let mut buf = Vec::new();
-        assert!(read_line_capped(&mut reader, &mut buf).unwrap());
-        assert_eq!(buf.len(), MAX_LINE);
-        assert!(read_line_capped(&mut reader, &mut buf).unwrap());
-        assert_eq!(buf, b"bestmove 7g7f");
-        assert!(read_line_capped(&mut reader, &mut buf).unwrap());
-        assert_eq!(buf, b"last");
-        assert!(!read_line_capped(&mut reader, &mut buf).unwrap());
     }
 
     #[test]
