@@ -1,0 +1,21 @@
+# Builds hayate with cargo for testers that expect make, as OpenBench does: it runs
+# `make EXE=<path>`, then `<path> bench` and reads the last line, `<nodes> nodes <nps> nps`.
+# `make` alone builds target/release/hayate and copies it to ./hayate.
+
+EXE ?= hayate
+CARGO ?= cargo
+
+.PHONY: all bench clean
+
+all:
+	$(CARGO) build --release
+	cp target/release/hayate $(EXE)
+
+# The bench signature: the node count of `hayate bench` (one thread, fixed depth), which
+# must equal the one kept in .ci/bench-signature.
+bench: all
+	./$(EXE) bench
+
+clean:
+	$(CARGO) clean
+	rm -f $(EXE)
