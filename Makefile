@@ -5,7 +5,7 @@
 EXE ?= hayate
 CARGO ?= cargo
 
-.PHONY: all bench clean
+.PHONY: all bench tune clean
 
 all:
 	$(CARGO) build --release
@@ -15,6 +15,13 @@ all:
 # must equal the one kept in .ci/bench-signature.
 bench: all
 	./$(EXE) bench
+
+# The `tune` build (the search's constants as USI options) for SPSA, alone in its own
+# folder: shogiarena copies the engine's whole folder into every run.
+tune:
+	$(CARGO) build --release --features tune --target-dir target/tune
+	mkdir -p target/spsa
+	cp target/tune/release/hayate target/spsa/hayate
 
 clean:
 	$(CARGO) clean

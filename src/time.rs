@@ -107,11 +107,43 @@ impl Budget {
         let limit = if self.use_all {
             self.maximum
         } else {
-            self.optimum.mul_f64(factor.clamp(0.0, 2.5))
+            self.optimum.mul_f64(factor.clamp(0.0, MAX_STRETCH))
         };
         elapsed >= limit.min(self.maximum)
     }
 }
+
+/// A settled search stops at the optimum times [`stretch`], but never past this many
+/// optimums (nor past the maximum).
+const MAX_STRETCH: f64 = 2.5;
+/// The main time is planned for this many more moves at the start of a game...
+const MOVES_TO_GO_AT_START: u64 = 60;
+/// ...one fewer every this many plies...
+const PLIES_PER_MOVE_TO_GO: u64 = 4;
+/// ...and never fewer than this, so the last of the main time is not spent at once.
+const MOVES_TO_GO_LEAST: u64 = 20;
+/// With a byoyomi after the main time, one move may take up to a 1/this share of the
+/// main time (plus the byoyomi).
+const MAX_SHARE_BEFORE_BYOYOMI: u64 = 4;
+/// With an increment, the optimum plans to spend this share of it (in percent)...
+const INCREMENT_USED_PERCENT: u64 = 75;
+/// ...and one move may take up to a 1/this share of the main time (plus the increment).
+const MAX_SHARE_WITH_INCREMENT: u64 = 5;
+/// In sudden death the main time is spread over this many more moves than usual...
+const SUDDEN_DEATH_EXTRA_MOVES: u64 = 10;
+/// ...and one move takes at most a 1/this share of it.
+const MAX_SHARE_SUDDEN_DEATH: u64 = 8;
+/// Each change of the best move (decayed over iterations, at most 4) stretches the
+/// optimum by this much.
+const STRETCH_PER_BEST_MOVE_CHANGE: f64 = 0.4;
+/// A score that fell by this many centipawns since the last iteration doubles the
+/// optimum (less, in proportion).
+const SCORE_DROP_FULL: i32 = 300;
+/// The optimum's factor while the best move has been the same for at most 2 iterations,
+/// 3 to 5, and more.
+const STRETCH_UNSETTLED: f64 = 1.1;
+const STRETCH_SETTLING: f64 = 0.9;
+const STRETCH_SETTLED: f64 = 0.7;
 
 /// The budget for a move at game ply `ply` (1-based, as SFEN counts) with `clock`.
 pub fn budget(clock: Clock, ply: u32, options: TimeOptions) -> Budget {
@@ -138,7 +170,8 @@ pub fn budget(clock: Clock, ply: u32, options: TimeOptions) -> Budget {
     let hard = available.saturating_sub(margin);
 
     // Moves still to play with the main time: many early, fewer later on.
-    let moves_to_go = (60u64.saturating_sub(ply as u64 / 4)).max(20);
+    let moves_to_go = (MOVES_TO_GO_AT_START.saturating_sub(ply as u64 / PLIES_PER_MOVE_TO_GO))
+        .max(MOVES_TO_GO_LEAST);
     let slow = options.slow_mover.max(1);
 
     let (optimum, maximum) = if in_byoyomi_only {
@@ -148,17 +181,17 @@ pub fn budget(clock: Clock, ply: u32, options: TimeOptions) -> Budget {
         // Main time first, then the byoyomi that follows.
         let share = time_left / moves_to_go;
         let optimum = (share + byoyomi) * slow / 100;
-        let maximum = (time_left / 4 + byoyomi).min(hard);
+        let maximum = (time_left / MAX_SHARE_BEFORE_BYOYOMI + byoyomi).min(hard);
         (optimum.min(maximum), maximum)
     } else if increment > 0 {
-        let share = time_left / moves_to_go + increment * 3 / 4;
+        let share = time_left / moves_to_go + increment * INCREMENT_USED_PERCENT / 100;
         let optimum = share * slow / 100;
-        let maximum = (time_left / 5 + increment).min(hard);
+        let maximum = (time_left / MAX_SHARE_WITH_INCREMENT + increment).min(hard);
         (optimum.min(maximum), maximum)
     } else {
         // Sudden death: spread the main time over the expected rest of the game.
-        let optimum = time_left / (moves_to_go + 10) * slow / 100;
-        let maximum = (time_left / 8).min(hard);
+        let optimum = time_left / (moves_to_go + SUDDEN_DEATH_EXTRA_MOVES) * slow / 100;
+        let maximum = (time_left / MAX_SHARE_SUDDEN_DEATH).min(hard);
         (optimum.min(maximum), maximum)
     };
     // The minimum thinking time is for a clock that can afford it: never more than an
@@ -180,12 +213,12 @@ pub fn budget(clock: Clock, ply: u32, options: TimeOptions) -> Budget {
 /// How far to stretch the optimum after an iteration: more when the best move keeps
 /// changing or the score falls, less when one move has stayed best throughout.
 pub fn stretch(best_move_changes: f64, score_drop: i32, stable_iterations: u32) -> f64 {
-    let instability = 1.0 + best_move_changes.min(4.0) * 0.4;
-    let falling = 1.0 + (score_drop.clamp(0, 300) as f64) / 300.0;
+    let instability = 1.0 + best_move_changes.min(4.0) * STRETCH_PER_BEST_MOVE_CHANGE;
+    let falling = 1.0 + (score_drop.clamp(0, SCORE_DROP_FULL) as f64) / SCORE_DROP_FULL as f64;
     let stability = match stable_iterations {
-        0..=2 => 1.1,
-        3..=5 => 0.9,
-        _ => 0.7,
+        0..=2 => STRETCH_UNSETTLED,
+        3..=5 => STRETCH_SETTLING,
+        _ => STRETCH_SETTLED,
     };
     instability * falling * stability
 }

@@ -2,6 +2,7 @@
 //! moves, and history scores of quiet moves and captures that caused cutoffs, the quiet
 //! ones also by the move played one and two plies before (continuation history).
 
+use super::params;
 use crate::position::Position;
 use crate::types::{Color, Move, Piece};
 
@@ -25,7 +26,8 @@ fn apply(entry: &mut i16, bonus: i32) {
 /// Bonus for a move that caused a cutoff at `depth`.
 #[inline]
 pub fn bonus(depth: i32) -> i32 {
-    (depth * depth * 32 + depth * 64).min(2_400)
+    (depth * depth * params::history_bonus_quadratic() + depth * params::history_bonus_linear())
+        .min(params::history_bonus_max())
 }
 
 /// The per-thread move statistics.

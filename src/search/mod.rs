@@ -7,6 +7,7 @@
 mod history;
 pub mod mate1;
 mod movepick;
+pub mod params;
 pub mod root_mate;
 pub mod score;
 pub mod see;

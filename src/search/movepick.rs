@@ -15,6 +15,17 @@ use crate::position::{GenType, Position};
 use crate::types::{Move, MoveList, Piece, MAX_MOVES};
 use arrayvec::ArrayVec;
 
+/// Material gained counts this many times the capture history (at most 16,384), so the
+/// victim decides and the history only breaks ties between similar captures.
+const VICTIM_WEIGHT: i32 = 16;
+/// Ranks of the refutations among the quiets, above any history score (at most a few
+/// times 16,384): the first killer, the second, then the counter move.
+const FIRST_KILLER_RANK: i32 = 3 << 20;
+const SECOND_KILLER_RANK: i32 = 2 << 20;
+const COUNTER_MOVE_RANK: i32 = 1 << 20;
+/// In check, captures come before the other evasions, most valuable victim first.
+const CAPTURE_EVASION_RANK: i32 = 1 << 20;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Stage {
     TtMove,
@@ -137,7 +148,7 @@ impl MovePicker {
                 0
             };
             self.scores
-                .push((victim + promotion) * 16 + history.capture(pos, mv));
+                .push((victim + promotion) * VICTIM_WEIGHT + history.capture(pos, mv));
         }
     }
 
@@ -228,11 +239,11 @@ impl MovePicker {
                         // skipped below) still rank first, so the sort leaves the others in
                         // the order they had when they were handed out with the quiets.
                         let special = if Some(mv) == self.killers[0] {
-                            3 << 20
+                            FIRST_KILLER_RANK
                         } else if Some(mv) == self.killers[1] {
-                            2 << 20
+                            SECOND_KILLER_RANK
                         } else if Some(mv) == self.counter {
-                            1 << 20
+                            COUNTER_MOVE_RANK
                         } else {
                             0
                         };
@@ -293,7 +304,7 @@ impl MovePicker {
                     self.scores.clear();
                     for &mv in self.moves.iter() {
                         self.scores.push(match pos.piece_at(mv.to()) {
-                            Some(p) => (1 << 20) | (value(p.kind()) * 16),
+                            Some(p) => CAPTURE_EVASION_RANK | (value(p.kind()) * VICTIM_WEIGHT),
                             None => history.quiet(side, mv),
                         });
                     }

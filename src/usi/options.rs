@@ -236,6 +236,28 @@ impl fmt::Display for OptionError {
 
 impl std::error::Error for OptionError {}
 
+/// `setoption` for one of the search's constants (built with the `tune` feature): they
+/// are global, so every search thread sees the new value from its next node on.
+#[cfg(feature = "tune")]
+fn set_search_param(
+    param: &crate::search::params::Param,
+    value: &str,
+) -> Result<Option<String>, OptionError> {
+    let n = parse_integer(value).ok_or_else(|| OptionError::BadValue {
+        name: param.name.to_string(),
+        value: value.to_string(),
+        expected: "an integer".to_string(),
+    })?;
+    let clamped = n.clamp(param.min as i128, param.max as i128) as i64;
+    crate::search::params::set(param.name, clamped);
+    Ok((clamped as i128 != n).then(|| {
+        format!(
+            "option {}: {value} is outside {}..{}; set to {clamped}",
+            param.name, param.min, param.max
+        )
+    }))
+}
+
 /// Current values of every option.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -261,36 +283,48 @@ impl Default for Options {
 impl Options {
     /// The `option name …` lines that `usi` prints.
     pub fn usi_lines() -> Vec<String> {
-        TABLE
-            .iter()
-            .map(|(name, kind)| match kind {
-                Kind::Spin { min, max, default } => {
-                    let max = (*max).min(machine_limit(name));
-                    format!("option name {name} type spin default {default} min {min} max {max}")
-                }
-                Kind::Check { default } => {
-                    format!("option name {name} type check default {default}")
-                }
-                Kind::Combo { vars, default } => {
-                    let vars: Vec<String> = vars.iter().map(|v| format!("var {v}")).collect();
-                    format!(
-                        "option name {name} type combo default {default} {}",
-                        vars.join(" ")
-                    )
-                }
-                Kind::Filename { default } => {
-                    format!("option name {name} type filename default {default}")
-                }
-                Kind::Text { default } => {
-                    format!("option name {name} type string default {default}")
-                }
-            })
-            .collect()
+        let lines = TABLE.iter().map(|(name, kind)| match kind {
+            Kind::Spin { min, max, default } => {
+                let max = (*max).min(machine_limit(name));
+                format!("option name {name} type spin default {default} min {min} max {max}")
+            }
+            Kind::Check { default } => {
+                format!("option name {name} type check default {default}")
+            }
+            Kind::Combo { vars, default } => {
+                let vars: Vec<String> = vars.iter().map(|v| format!("var {v}")).collect();
+                format!(
+                    "option name {name} type combo default {default} {}",
+                    vars.join(" ")
+                )
+            }
+            Kind::Filename { default } => {
+                format!("option name {name} type filename default {default}")
+            }
+            Kind::Text { default } => {
+                format!("option name {name} type string default {default}")
+            }
+        });
+        #[cfg(feature = "tune")]
+        let lines = lines.chain(crate::search::params::ALL.iter().map(|p| {
+            format!(
+                "option name {} type spin default {} min {} max {}",
+                p.name, p.default, p.min, p.max
+            )
+        }));
+        lines.collect()
     }
 
     /// Sets an option (name case-insensitive). `Ok(Some(note))` when the value was
     /// accepted after clamping, with a note saying so.
     pub fn set(&mut self, name: &str, value: &str) -> Result<Option<String>, OptionError> {
+        #[cfg(feature = "tune")]
+        if let Some(param) = crate::search::params::ALL
+            .iter()
+            .find(|p| p.name.eq_ignore_ascii_case(name))
+        {
+            return set_search_param(param, value);
+        }
         let index = TABLE
             .iter()
             .position(|(n, _)| n.eq_ignore_ascii_case(name))
@@ -478,6 +512,30 @@ pub(super) fn parse_integer(text: &str) -> Option<i128> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(feature = "tune")]
+    #[test]
+    fn search_params_are_spin_options() {
+        let lines = Options::usi_lines();
+        assert!(lines
+            .contains(&"option name rfp_margin type spin default 110 min 20 max 400".to_string()));
+        let mut o = Options::default();
+        assert_eq!(o.set("RFP_MARGIN", "150"), Ok(None));
+        assert_eq!(crate::search::params::rfp_margin(), 150);
+        assert!(o.set("rfp_margin", "1000").unwrap().is_some());
+        assert_eq!(crate::search::params::rfp_margin(), 400);
+        assert!(o.set("rfp_margin", "x").is_err());
+        assert_eq!(o.set("rfp_margin", "110"), Ok(None));
+    }
+
+    #[cfg(not(feature = "tune"))]
+    #[test]
+    fn search_params_are_no_options_in_a_normal_build() {
+        assert!(!Options::usi_lines()
+            .iter()
+            .any(|l| l.contains("rfp_margin")));
+        assert!(Options::default().set("rfp_margin", "150").is_err());
+    }
 
     #[test]
     fn set_and_clamp() {

@@ -6,6 +6,7 @@ use super::{cuts_off, Worker};
 use crate::search::history::{bonus, continuation_row, ContinuationRows};
 use crate::search::mate1::mate_in_one;
 use crate::search::movepick::{is_tactical, previous_move, MovePicker};
+use crate::search::params;
 use crate::search::score::{
     mate_in, mated_in, score_from_tt, score_to_tt, EVAL_LIMIT, INFINITE, MATE_BOUND, MAX_PLY,
 };
@@ -13,24 +14,59 @@ use crate::search::see::see_ge;
 use crate::tt::Bound;
 use crate::types::Move;
 use arrayvec::ArrayVec;
+#[cfg(not(feature = "tune"))]
 use once_cell::sync::Lazy;
 
-/// Late-move reductions by depth and move number, in plies (×1024 for precision).
+/// The late-move reduction at `depth` for the `moves`-th move, in 1/1024 ply (depths and
+/// move numbers from 1 to 63).
+fn reduction_formula(depth: usize, moves: usize) -> i32 {
+    if depth == 0 || moves == 0 {
+        return 0;
+    }
+    let base = params::lmr_base() as f64 / 1000.0;
+    let divisor = params::lmr_divisor() as f64 / 100.0;
+    (1024.0 * (base + (depth as f64).ln() * (moves as f64).ln() / divisor)) as i32
+}
+
+/// Late-move reductions by depth and move number, computed once.
+#[cfg(not(feature = "tune"))]
 static REDUCTIONS: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
     let mut table = [[0; 64]; 64];
-    for (d, row) in table.iter_mut().enumerate().skip(1) {
-        for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (1024.0 * (0.3 + (d as f64).ln() * (m as f64).ln() / 2.25)) as i32;
+    for (d, row) in table.iter_mut().enumerate() {
+        for (m, r) in row.iter_mut().enumerate() {
+            *r = reduction_formula(d, m);
         }
     }
     table
 });
 
+#[cfg(not(feature = "tune"))]
 fn reduction(depth: i32, moves: usize) -> i32 {
     REDUCTIONS[depth.clamp(0, 63) as usize][moves.min(63)]
 }
 
+/// Tuning changes the constants between searches: no table.
+#[cfg(feature = "tune")]
+fn reduction(depth: i32, moves: usize) -> i32 {
+    reduction_formula(depth.clamp(0, 63) as usize, moves.min(63))
+}
+
+/// What the steps of one node share: fixed once the static evaluation is known.
+#[derive(Clone, Copy)]
+struct Node {
+    depth: i32,
+    ply: i32,
+    in_check: bool,
+    cut_node: bool,
+    static_eval: i32,
+    /// The static evaluation is better than two plies ago (and not in check).
+    improving: bool,
+}
+
 impl Worker {
+    /// The principal-variation search of one node. `PV` nodes are searched with an open
+    /// window and keep their line; the others with a null window, and `cut_node` marks
+    /// those expected to fail high.
     pub(super) fn search<const PV: bool>(
         &mut self,
         mut alpha: i32,
@@ -47,6 +83,10 @@ impl Worker {
             return 0;
         }
         let p = ply as usize;
+
+        // Step 1. Nodes decided without a search: a repetition, a declaration, the ply
+        // limit; and mate distance pruning, since no line from here beats a mate already
+        // found nearer the root.
         if !root {
             if let Some(score) = self.node_outcome(ply) {
                 return score;
@@ -54,13 +94,15 @@ impl Worker {
             if p >= MAX_PLY {
                 return self.evaluate(ply);
             }
-            // Mate distance pruning: no line from here beats a mate already found nearer.
             alpha = alpha.max(mated_in(ply));
             beta = beta.min(mate_in(ply + 1));
             if alpha >= beta {
                 return alpha;
             }
         }
+
+        // Step 2. The transposition table: its move searched first, its score a cutoff
+        // outside PV nodes when it was searched deep enough.
         let in_check = self.pos.in_check();
         let key = self.pos.key();
         let entry = self.tt.probe(key);
@@ -76,10 +118,9 @@ impl Worker {
             }
         }
 
-        // A mate on the board is found before anything is pruned.
-        // Skipped when the table holds this node from a search at depth >= 1: the test ran
-        // then, and a mate it found is the table move now. (Worth +61 Elo at byoyomi 200,
-        // 95% +14 .. +112, over 200 games: the same depths in about 30% fewer nodes.)
+        // Step 3. A mate on the board is found before anything is pruned. Skipped when
+        // the table holds this node from a search at depth >= 1: the test ran then, and a
+        // mate it found is the table move now.
         let tested_before = entry.is_some_and(|e| e.depth >= 1);
         if !root && !in_check && !tested_before {
             if let Some(mv) = mate_in_one(&mut self.pos) {
@@ -101,6 +142,8 @@ impl Worker {
             }
         }
 
+        // Step 4. The static evaluation (the table's, when it has one), and whether it
+        // improves on two plies ago.
         let static_eval = if in_check {
             -INFINITE
         } else {
@@ -112,53 +155,32 @@ impl Worker {
         self.frames[p].static_eval = static_eval;
         let improving = !in_check && p >= 2 && static_eval > self.frames[p - 2].static_eval;
         self.frames[p + 1].killers = [None; 2];
+        let node = Node {
+            depth,
+            ply,
+            in_check,
+            cut_node,
+            static_eval,
+            improving,
+        };
 
+        // Step 5. Pruning before any move: reverse futility and the null move. Not in PV
+        // nodes, not in check, and not when the opponent could declare a win next move
+        // (a pass would let them).
         if !PV && !in_check && !self.opponent_threatens_declaration() {
-            // Reverse futility: far enough above beta that a quiet move will not fall back.
-            let margin = 110 * depth - if improving { 60 } else { 0 };
-            if depth <= 7 && static_eval - margin >= beta && static_eval < MATE_BOUND {
-                return static_eval;
-            }
-            // Null move: pass, and if a reduced search still fails high, so would a move.
-            let after_null = p >= 1 && self.frames[p - 1].null_move;
-            if depth >= 3
-                && static_eval >= beta
-                && !after_null
-                && ply >= self.nmp_min_ply
-                && beta > -MATE_BOUND
-            {
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
-                self.frames[p].current = None;
-                self.frames[p].null_move = true;
-                self.make_null(ply);
-                let score = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
-                self.pos.undo_null();
-                self.frames[p].null_move = false;
-                if self.stopped {
-                    return 0;
-                }
-                if score >= beta {
-                    let score = if score >= MATE_BOUND { beta } else { score };
-                    if depth < 12 || self.nmp_min_ply > 0 {
-                        return score;
-                    }
-                    // Verification at high depth, with null moves off for a while.
-                    self.nmp_min_ply = ply + 3 * (depth - r) / 4;
-                    let verified = self.search::<false>(beta - 1, beta, depth - r, ply, false);
-                    self.nmp_min_ply = 0;
-                    if verified >= beta {
-                        return score;
-                    }
-                }
+            if let Some(score) = self.prune_node(node, beta) {
+                return score;
             }
         }
 
-        // Internal iterative reduction: without a table move this node is probably less
-        // important than it looks; search it a ply shallower.
-        if depth >= 4 && tt_move.is_none() && (PV || cut_node) {
+        // Step 6. Internal iterative reduction: without a table move this node is
+        // probably less important than it looks; search it a ply shallower.
+        if depth >= params::iir_depth() && tt_move.is_none() && (PV || cut_node) {
             depth -= 1;
         }
+        let node = Node { depth, ..node };
 
+        // Step 7. The move loop.
         let previous = if p >= 1 && !self.frames[p - 1].null_move {
             self.frames[p - 1]
                 .current
@@ -209,60 +231,41 @@ impl Worker {
                 self.history.quiet(side, mv) + self.history.continuation(continuation, moved, mv)
             };
 
-            // Shallow-depth pruning, once a move that does not lose has been found.
+            // Step 8. Shallow-depth pruning, once a move that does not lose was found.
             if !root && best_score > -MATE_BOUND {
-                let lmr_depth = (depth - 1 - reduction(depth, searched) / 1024).max(0);
-                if !tactical && !gives_check {
-                    // Late-move pruning. Shogi has two to three times the moves of chess,
-                    // drops included, so the count is about three times the usual one:
-                    // at 20,000 nodes a move, (3 + d²)/2 lost 96 Elo to no pruning at all,
-                    // (8 + 3d²)/2 beat it by 81, and this by 115 (200 games each).
-                    let limit = (16 + 4 * depth * depth) / if improving { 1 } else { 2 };
-                    if searched as i32 > limit {
+                let quiet = !tactical && !gives_check;
+                let skip = if quiet {
+                    self.prune_quiet(node, mv, searched, history_score, alpha)
+                } else {
+                    self.prune_tactical(node, mv)
+                };
+                match skip {
+                    Prune::Keep => {}
+                    Prune::Skip => continue,
+                    Prune::SkipQuiets => {
                         picker.skip_quiets = true;
                         continue;
                     }
-                    if !in_check
-                        && lmr_depth <= 6
-                        && static_eval + 120 + 130 * lmr_depth + history_score / 64 <= alpha
-                    {
-                        continue;
-                    }
-                    if lmr_depth <= 8 && !see_ge(&self.pos, mv, -30 * lmr_depth * lmr_depth) {
-                        continue;
-                    }
-                } else if depth <= 8 && !see_ge(&self.pos, mv, -110 * depth) {
-                    continue;
                 }
             }
 
-            // Check extension, for checks that do not simply lose the checking piece.
+            // Step 9. Check extension, for checks that do not simply lose the checking
+            // piece.
             let extension = i32::from(
                 gives_check
                     && ply < 2 * self.root_depth
-                    && (depth <= 6 || see_ge(&self.pos, mv, 0)),
+                    && (depth <= params::check_extension_depth() || see_ge(&self.pos, mv, 0)),
             );
             let new_depth = depth - 1 + extension;
 
             self.frames[p].current = Some((moved, mv));
             self.make(mv, ply);
 
+            // Step 10. Late moves first with a reduced null window, then (if they beat
+            // alpha) at full depth, and in PV nodes with the full window.
             let mut score;
             if depth >= 2 && searched > 1 + usize::from(root) && (!tactical || cut_node) {
-                let mut r = reduction(depth, searched);
-                if !PV {
-                    r += 1024;
-                }
-                if cut_node {
-                    r += 1024;
-                }
-                if improving {
-                    r -= 512;
-                }
-                if gives_check || in_check {
-                    r -= 1024;
-                }
-                r -= history_score * 1024 / 8192;
+                let r = self.late_move_reduction::<PV>(node, searched, gives_check, history_score);
                 let reduced = (new_depth - r / 1024).clamp(1, new_depth.max(1));
                 score = -self.search::<false>(-alpha - 1, -alpha, reduced, ply + 1, true);
                 if score > alpha && reduced < new_depth {
@@ -283,27 +286,8 @@ impl Worker {
             }
 
             if root {
-                let child_pv = self.pv[p + 1].clone();
-                let seldepth = self.seldepth;
-                let rm = self
-                    .root_moves
-                    .iter_mut()
-                    .find(|r| r.mv == mv)
-                    .expect("a root move");
-                if searched == 1 || score > alpha {
-                    rm.score = score;
-                    rm.seldepth = seldepth;
-                    rm.pv.clear();
-                    rm.pv.push(mv);
-                    rm.pv.extend(child_pv.iter().copied());
-                    if searched > 1 && self.is_main() {
-                        self.best_move_changes += 1.0;
-                    }
-                } else {
-                    rm.score = -INFINITE;
-                }
+                self.update_root_move(mv, score, alpha, searched, p);
             }
-
             if score > best_score {
                 best_score = score;
                 if score > alpha {
@@ -326,40 +310,226 @@ impl Worker {
             }
         }
 
+        // Step 11. The result: no legal move loses (in shogi, in check or not); a cutoff
+        // teaches the move statistics; the table keeps what was found.
         if searched == 0 {
-            // No legal move: in shogi that loses, in check or not.
             return mated_in(ply);
         }
-
         if let Some(best) = best_move.filter(|_| best_score >= beta) {
-            let b = bonus(depth);
-            if !is_tactical(&self.pos, best) {
-                let f = &mut self.frames[p];
-                if f.killers[0] != Some(best) {
-                    f.killers[1] = f.killers[0];
-                    f.killers[0] = Some(best);
-                }
-                self.history.set_counter(previous, best);
-                self.history.update_quiet(side, best, b);
-                let piece = self.pos.moved_piece_after(best);
-                self.history
-                    .update_continuation(continuation, piece, best, b);
-                for &q in &quiets {
-                    self.history.update_quiet(side, q, -b);
-                    let piece = self.pos.moved_piece_after(q);
-                    self.history.update_continuation(continuation, piece, q, -b);
-                }
-            } else {
-                self.history.update_capture(&self.pos, best, b);
-            }
-            for &c in &captures {
-                self.history.update_capture(&self.pos, c, -b);
-            }
+            self.reward_cutoff(best, depth, p, previous, continuation, &quiets, &captures);
         }
-
         let eval = if in_check { 0 } else { static_eval };
         let window = (original_alpha, beta);
         self.store::<PV>(key, best_move, best_score, window, eval, depth, ply);
         best_score
     }
+
+    /// Reverse futility and null-move pruning (step 5): the score to return when the node
+    /// fails high without searching its moves.
+    fn prune_node(&mut self, node: Node, beta: i32) -> Option<i32> {
+        let Node {
+            depth,
+            ply,
+            cut_node,
+            static_eval,
+            improving,
+            ..
+        } = node;
+        let p = ply as usize;
+        // Reverse futility: far enough above beta that a quiet move will not fall back.
+        let margin = params::rfp_margin() * depth
+            - if improving {
+                params::rfp_improving()
+            } else {
+                0
+            };
+        if depth <= params::rfp_depth() && static_eval - margin >= beta && static_eval < MATE_BOUND
+        {
+            return Some(static_eval);
+        }
+        // Null move: pass, and if a reduced search still fails high, so would a move.
+        let after_null = p >= 1 && self.frames[p - 1].null_move;
+        if depth < params::nmp_depth()
+            || static_eval < beta
+            || after_null
+            || ply < self.nmp_min_ply
+            || beta <= -MATE_BOUND
+        {
+            return None;
+        }
+        let r = params::nmp_base()
+            + depth / params::nmp_depth_divisor()
+            + ((static_eval - beta) / params::nmp_eval_divisor()).min(params::nmp_eval_max());
+        self.frames[p].current = None;
+        self.frames[p].null_move = true;
+        self.make_null(ply);
+        let score = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
+        self.pos.undo_null();
+        self.frames[p].null_move = false;
+        if self.stopped {
+            return Some(0);
+        }
+        if score < beta {
+            return None;
+        }
+        let score = if score >= MATE_BOUND { beta } else { score };
+        if depth < params::nmp_verify_depth() || self.nmp_min_ply > 0 {
+            return Some(score);
+        }
+        // Verification at high depth, with null moves off for a while.
+        self.nmp_min_ply = ply + 3 * (depth - r) / 4;
+        let verified = self.search::<false>(beta - 1, beta, depth - r, ply, false);
+        self.nmp_min_ply = 0;
+        (verified >= beta).then_some(score)
+    }
+
+    /// Shallow-depth pruning of a quiet move that does not check (step 8): late-move
+    /// pruning, futility, and losing exchanges.
+    fn prune_quiet(
+        &self,
+        node: Node,
+        mv: Move,
+        searched: usize,
+        history_score: i32,
+        alpha: i32,
+    ) -> Prune {
+        let Node {
+            depth,
+            in_check,
+            static_eval,
+            improving,
+            ..
+        } = node;
+        let lmr_depth = (depth - 1 - reduction(depth, searched) / 1024).max(0);
+        // Late-move pruning: past this many quiet moves, the rest are skipped.
+        let limit = (params::lmp_base() + params::lmp_factor() * depth * depth)
+            / if improving { 1 } else { 2 };
+        if searched as i32 > limit {
+            return Prune::SkipQuiets;
+        }
+        // Futility: even a good quiet move will not lift the score to alpha.
+        if !in_check
+            && lmr_depth <= params::futility_depth()
+            && static_eval
+                + params::futility_base()
+                + params::futility_margin() * lmr_depth
+                + history_score / params::futility_history_divisor()
+                <= alpha
+        {
+            return Prune::Skip;
+        }
+        // A quiet move that loses material by exchange.
+        let see_margin = -params::see_quiet_margin() * lmr_depth * lmr_depth;
+        if lmr_depth <= params::see_quiet_depth() && !see_ge(&self.pos, mv, see_margin) {
+            return Prune::Skip;
+        }
+        Prune::Keep
+    }
+
+    /// Shallow-depth pruning of a capture, promotion or check (step 8): one that loses
+    /// too much by exchange.
+    fn prune_tactical(&self, node: Node, mv: Move) -> Prune {
+        let depth = node.depth;
+        if depth <= params::see_tactical_depth()
+            && !see_ge(&self.pos, mv, -params::see_tactical_margin() * depth)
+        {
+            Prune::Skip
+        } else {
+            Prune::Keep
+        }
+    }
+
+    /// The late-move reduction of the `searched`-th move (step 10), in 1/1024 ply.
+    fn late_move_reduction<const PV: bool>(
+        &self,
+        node: Node,
+        searched: usize,
+        gives_check: bool,
+        history_score: i32,
+    ) -> i32 {
+        let mut r = reduction(node.depth, searched);
+        if !PV {
+            r += params::lmr_non_pv();
+        }
+        if node.cut_node {
+            r += params::lmr_cut_node();
+        }
+        if node.improving {
+            r -= params::lmr_improving();
+        }
+        if gives_check || node.in_check {
+            r -= params::lmr_check();
+        }
+        r - history_score * 1024 / params::lmr_history_divisor()
+    }
+
+    /// Keeps a root move's score and line (-infinity when it failed low: not exact).
+    fn update_root_move(&mut self, mv: Move, score: i32, alpha: i32, searched: usize, p: usize) {
+        let child_pv = self.pv[p + 1].clone();
+        let seldepth = self.seldepth;
+        let rm = self
+            .root_moves
+            .iter_mut()
+            .find(|r| r.mv == mv)
+            .expect("a root move");
+        if searched == 1 || score > alpha {
+            rm.score = score;
+            rm.seldepth = seldepth;
+            rm.pv.clear();
+            rm.pv.push(mv);
+            rm.pv.extend(child_pv.iter().copied());
+            if searched > 1 && self.is_main() {
+                self.best_move_changes += 1.0;
+            }
+        } else {
+            rm.score = -INFINITE;
+        }
+    }
+
+    /// After a cutoff by `best` (step 11): the killers, the counter move and the
+    /// histories learn it, and the moves searched before it are marked down.
+    #[allow(clippy::too_many_arguments)]
+    fn reward_cutoff(
+        &mut self,
+        best: Move,
+        depth: i32,
+        p: usize,
+        previous: Option<(crate::types::Piece, Move)>,
+        continuation: ContinuationRows,
+        quiets: &[Move],
+        captures: &[Move],
+    ) {
+        let side = self.pos.side_to_move();
+        let b = bonus(depth);
+        if !is_tactical(&self.pos, best) {
+            let f = &mut self.frames[p];
+            if f.killers[0] != Some(best) {
+                f.killers[1] = f.killers[0];
+                f.killers[0] = Some(best);
+            }
+            self.history.set_counter(previous, best);
+            self.history.update_quiet(side, best, b);
+            let piece = self.pos.moved_piece_after(best);
+            self.history
+                .update_continuation(continuation, piece, best, b);
+            for &q in quiets {
+                self.history.update_quiet(side, q, -b);
+                let piece = self.pos.moved_piece_after(q);
+                self.history.update_continuation(continuation, piece, q, -b);
+            }
+        } else {
+            self.history.update_capture(&self.pos, best, b);
+        }
+        for &c in captures {
+            self.history.update_capture(&self.pos, c, -b);
+        }
+    }
+}
+
+/// What shallow-depth pruning does with a move.
+enum Prune {
+    Keep,
+    Skip,
+    /// Skip it and every quiet move after it.
+    SkipQuiets,
 }

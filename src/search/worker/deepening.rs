@@ -2,10 +2,25 @@
 //! score, the time checks between iterations, and the `info` reports.
 
 use super::Worker;
+use crate::search::params;
 use crate::search::score::{INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use crate::search::shared::ThreadResult;
 use crate::search::{Event, Progress, ScoreBound};
 use std::sync::atomic::Ordering;
+
+/// After this long the main thread also reports the bounds of failed aspiration searches,
+/// so a GUI sees the score move during a long think; earlier they would only be noise.
+const REPORT_BOUNDS_AFTER_MS: u128 = 3000;
+/// Helper threads skip one depth in this many (from depth 3, shifted by their number), so
+/// that the threads spread over neighbouring depths instead of all searching the same.
+const HELPER_SKIP_CYCLE: i32 = 4;
+/// With a single legal move the answer is known; this deep a search still gives a score
+/// and a ponder move.
+const SINGLE_MOVE_DEPTH: i32 = 4;
+/// A mate is trusted once an iteration searched this many plies beyond its length.
+const MATE_CONFIRM_PLIES: i32 = 2;
+/// How much of the best-move instability carries over to the next iteration.
+const BEST_MOVE_CHANGES_DECAY: f64 = 0.5;
 
 impl Worker {
     /// Searches depth after depth until the limits, the clock or `stop` end it.
@@ -21,7 +36,7 @@ impl Worker {
         let mut previous_iteration_score = -INFINITE;
         for depth in 1..=max_depth {
             // Helpers skip some depths so that threads spread over several depths.
-            if !self.is_main() && depth > 2 && (depth + self.id as i32) % 4 == 0 {
+            if !self.is_main() && depth > 2 && (depth + self.id as i32) % HELPER_SKIP_CYCLE == 0 {
                 continue;
             }
             self.root_depth = depth;
@@ -72,11 +87,11 @@ impl Worker {
             let job = self.job();
             if let Some(mate_plies) = (score >= MATE_BOUND).then(|| MATE - score) {
                 // A mate found and confirmed by searching deeper than its length.
-                if depth > mate_plies + 2 && !limits.infinite && !limits.ponder {
+                if depth > mate_plies + MATE_CONFIRM_PLIES && !limits.infinite && !limits.ponder {
                     break;
                 }
             }
-            if self.root_moves.len() == 1 && depth >= 4 && job.budget.is_some() {
+            if self.root_moves.len() == 1 && depth >= SINGLE_MOVE_DEPTH && job.budget.is_some() {
                 break;
             }
             // A fixed movetime and a pure byoyomi are used to the deadline
@@ -95,7 +110,7 @@ impl Worker {
                     }
                 }
             }
-            self.best_move_changes *= 0.5;
+            self.best_move_changes *= BEST_MOVE_CHANGES_DECAY;
             previous_iteration_score = score;
         }
     }
@@ -104,15 +119,16 @@ impl Worker {
     /// score, widening it when the score falls outside.
     fn aspiration(&mut self, depth: i32) {
         let previous = self.root_moves[self.pv_index].previous_score;
-        let mut delta = 30;
-        let (mut alpha, mut beta) = if depth >= 4 && previous.abs() < MATE_BOUND {
-            (
-                (previous - delta).max(-INFINITE),
-                (previous + delta).min(INFINITE),
-            )
-        } else {
-            (-INFINITE, INFINITE)
-        };
+        let mut delta = params::aspiration_delta();
+        let (mut alpha, mut beta) =
+            if depth >= params::aspiration_depth() && previous.abs() < MATE_BOUND {
+                (
+                    (previous - delta).max(-INFINITE),
+                    (previous + delta).min(INFINITE),
+                )
+            } else {
+                (-INFINITE, INFINITE)
+            };
         loop {
             let score = self.search::<true>(alpha, beta, depth, 0, false);
             // Stable sort: moves that were not searched to the end keep their order.
@@ -121,13 +137,15 @@ impl Worker {
                 return;
             }
             if score <= alpha {
-                if self.is_main() && self.job().start.elapsed().as_millis() > 3000 {
+                if self.is_main() && self.job().start.elapsed().as_millis() > REPORT_BOUNDS_AFTER_MS
+                {
                     self.report(depth, self.pv_index + 1, ScoreBound::Upper);
                 }
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITE);
             } else if score >= beta {
-                if self.is_main() && self.job().start.elapsed().as_millis() > 3000 {
+                if self.is_main() && self.job().start.elapsed().as_millis() > REPORT_BOUNDS_AFTER_MS
+                {
                     self.report(depth, self.pv_index + 1, ScoreBound::Lower);
                 }
                 beta = (score + delta).min(INFINITE);

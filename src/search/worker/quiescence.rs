@@ -3,6 +3,7 @@
 
 use super::{cuts_off, Worker};
 use crate::search::movepick::MovePicker;
+use crate::search::params;
 use crate::search::score::{mate_in, mated_in, score_from_tt, EVAL_LIMIT, INFINITE, MAX_PLY};
 use crate::search::see::{see_ge, value};
 
@@ -57,7 +58,7 @@ impl Worker {
             if !in_check {
                 // Delta pruning: even winning the piece would not reach alpha.
                 let victim = self.pos.piece_at(mv.to()).map_or(0, |p| value(p.kind()));
-                if !mv.is_promotion() && stand_pat + victim + 200 <= alpha {
+                if !mv.is_promotion() && stand_pat + victim + params::delta_margin() <= alpha {
                     continue;
                 }
                 if !see_ge(&self.pos, mv, 0) {

@@ -1,0 +1,212 @@
+//! The search's tuning constants, each with a name, a range and the reason for its value.
+//!
+//! Each is read through a function of its name (`params::rfp_margin()`). In a normal
+//! build the function returns the constant and the compiler folds it into the code, so
+//! the search is what it would be with the number written in place. Built with the
+//! `tune` cargo feature, every constant is also a USI spin option of the same name
+//! (`setoption name rfp_margin value 120`), so that an SPSA tuner can drive them over
+//! USI; see "Tuning the search" in the README. The ranges are what a tuner may try: wide
+//! enough to find a better value, narrow enough that every value is a working search.
+//!
+//! Reductions and margins in 1/1024 of a ply are written that way because the
+//! late-move reduction is computed in those units.
+
+/// One tunable constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Param {
+    pub name: &'static str,
+    pub default: i32,
+    pub min: i32,
+    pub max: i32,
+}
+
+macro_rules! params {
+    ($($(#[doc = $doc:literal])+ $name:ident = $default:literal, $min:literal..=$max:literal;)+) => {
+        /// Every tunable constant, in the order of this file.
+        pub const ALL: &[Param] = &[$(Param {
+            name: stringify!($name),
+            default: $default,
+            min: $min,
+            max: $max,
+        }),+];
+
+        #[allow(non_camel_case_types)]
+        #[cfg(feature = "tune")]
+        #[derive(Clone, Copy)]
+        enum Id {
+            $($name),+
+        }
+
+        #[cfg(feature = "tune")]
+        static VALUES: [std::sync::atomic::AtomicI32; ALL.len()] =
+            [$(std::sync::atomic::AtomicI32::new($default)),+];
+
+        $(
+            $(#[doc = $doc])+
+            #[cfg(not(feature = "tune"))]
+            #[inline(always)]
+            pub const fn $name() -> i32 {
+                $default
+            }
+
+            $(#[doc = $doc])+
+            #[cfg(feature = "tune")]
+            #[inline(always)]
+            pub fn $name() -> i32 {
+                VALUES[Id::$name as usize].load(std::sync::atomic::Ordering::Relaxed)
+            }
+        )+
+    };
+}
+
+params! {
+    /// Late-move reductions: the constant part, in thousandths of a ply (0.3 ply).
+    lmr_base = 300, 0..=1500;
+    /// Late-move reductions grow as ln(depth)·ln(move number) divided by this, in
+    /// hundredths (2.25): about one ply at depth 8 and the 10th move.
+    lmr_divisor = 225, 100..=500;
+    /// A non-PV node is reduced this much more (1/1024 ply): its result matters less.
+    lmr_non_pv = 1024, 0..=3072;
+    /// An expected cut node is reduced this much more (1/1024 ply): a move that refutes
+    /// it is usually among the first.
+    lmr_cut_node = 1024, 0..=3072;
+    /// An improving position is reduced this much less (1/1024 ply).
+    lmr_improving = 512, 0..=2048;
+    /// A check, given or escaped, is reduced this much less (1/1024 ply): forcing lines
+    /// are where shogi's tactics hide.
+    lmr_check = 1024, 0..=3072;
+    /// The quiet history changes the reduction by history / this (in plies): a move that
+    /// often cut off is reduced less.
+    lmr_history_divisor = 8192, 1024..=32768;
+
+    /// Reverse futility pruning is tried up to this depth.
+    rfp_depth = 7, 1..=16;
+    /// Reverse futility margin per ply of depth (centipawns).
+    rfp_margin = 110, 20..=400;
+    /// The margin is this much smaller when the static evaluation is improving.
+    rfp_improving = 60, 0..=200;
+
+    /// Null-move pruning from this depth on.
+    nmp_depth = 3, 1..=8;
+    /// The null move's reduction: this many plies...
+    nmp_base = 3, 1..=6;
+    /// ...plus one per this many plies of depth...
+    nmp_depth_divisor = 4, 1..=12;
+    /// ...plus one per this many centipawns that the evaluation exceeds beta...
+    nmp_eval_divisor = 200, 50..=800;
+    /// ...but at most this many for the evaluation.
+    nmp_eval_max = 3, 0..=6;
+    /// From this depth a null-move cutoff is verified by a reduced search with null
+    /// moves off, against zugzwang-like positions (rare in shogi, but costly when met).
+    nmp_verify_depth = 12, 6..=30;
+
+    /// Internal iterative reduction from this depth on: a PV or cut node without a table
+    /// move is searched a ply shallower.
+    iir_depth = 4, 2..=10;
+
+    /// Late-move pruning: after (this + lmp_factor·depth²) / 2 quiet moves (twice that
+    /// when improving) the remaining quiets are skipped. Shogi has two to three times the
+    /// moves of chess, drops included, so the counts are about three times chess's.
+    lmp_base = 16, 2..=64;
+    /// See `lmp_base`.
+    lmp_factor = 4, 1..=12;
+
+    /// Futility pruning of quiet moves up to this (reduced) depth.
+    futility_depth = 6, 1..=12;
+    /// Futility margin: this plus `futility_margin` per ply (centipawns).
+    futility_base = 120, 0..=400;
+    /// See `futility_base`.
+    futility_margin = 130, 30..=400;
+    /// The quiet history adds history / this to the futility margin.
+    futility_history_divisor = 64, 8..=512;
+
+    /// Quiet moves that lose more than `see_quiet_margin`·depth² by exchange are pruned
+    /// up to this (reduced) depth.
+    see_quiet_depth = 8, 1..=16;
+    /// See `see_quiet_depth` (centipawns).
+    see_quiet_margin = 30, 5..=150;
+    /// Captures and promotions that lose more than `see_tactical_margin`·depth are pruned
+    /// up to this depth.
+    see_tactical_depth = 8, 1..=16;
+    /// See `see_tactical_depth` (centipawns).
+    see_tactical_margin = 110, 20..=400;
+
+    /// Every check is extended up to this depth; deeper, only checks that do not lose
+    /// the checking piece by exchange.
+    check_extension_depth = 6, 0..=16;
+
+    /// Quiescence delta pruning: a capture that would leave the side this far (centipawns)
+    /// below alpha even after winning the piece is skipped.
+    delta_margin = 200, 0..=1000;
+
+    /// Aspiration windows from this depth on.
+    aspiration_depth = 4, 1..=12;
+    /// The first aspiration window's half-width (centipawns); it grows by half on each
+    /// failure.
+    aspiration_delta = 30, 5..=200;
+
+    /// History bonus for a cutoff at depth d: this·d² + `history_bonus_linear`·d...
+    history_bonus_quadratic = 32, 0..=128;
+    /// ...see `history_bonus_quadratic`...
+    history_bonus_linear = 64, 0..=512;
+    /// ...capped at this, so that deep cutoffs do not swamp the table.
+    history_bonus_max = 2400, 200..=8000;
+}
+
+/// Sets a constant by name (ignoring case), clamped to its range. Returns the value set,
+/// `None` for an unknown name.
+#[cfg(feature = "tune")]
+pub fn set(name: &str, value: i64) -> Option<i32> {
+    let index = ALL.iter().position(|p| p.name.eq_ignore_ascii_case(name))?;
+    let param = ALL[index];
+    let value = value.clamp(param.min as i64, param.max as i64) as i32;
+    VALUES[index].store(value, std::sync::atomic::Ordering::Relaxed);
+    Some(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn search_params_defaults_lie_in_their_ranges_and_names_are_unique() {
+        for (i, p) in ALL.iter().enumerate() {
+            assert!(p.min <= p.default && p.default <= p.max, "{p:?}");
+            assert!(ALL[..i].iter().all(|q| q.name != p.name), "{p:?}");
+        }
+        assert_eq!(ALL[0].name, "lmr_base");
+        assert_eq!(
+            rfp_margin(),
+            ALL.iter().find(|p| p.name == "rfp_margin").unwrap().default
+        );
+    }
+
+    // With the `tune` feature (CI: cargo test --release --features tune --lib
+    // search_params -- --test-threads=1; the constants are global).
+    #[cfg(feature = "tune")]
+    #[test]
+    fn search_params_set_and_clamp() {
+        assert_eq!(set("ASPIRATION_DELTA", 10_000), Some(200));
+        assert_eq!(aspiration_delta(), 200);
+        assert_eq!(set("aspiration_delta", 30), Some(30));
+        assert_eq!(set("no_such_thing", 1), None);
+    }
+
+    #[cfg(feature = "tune")]
+    #[test]
+    fn search_params_change_the_search() {
+        use crate::bench::{run, BenchLimit};
+        crate::attacks::init();
+        crate::eval::init();
+        let nodes = || run(BenchLimit::Depth(7), 1, 16, &Default::default(), |_| {}).nodes;
+        let before = nodes();
+        for (name, value) in [("lmr_base", 1000), ("rfp_margin", 40), ("lmp_base", 2)] {
+            set(name, value as i64);
+            let tuned = nodes();
+            let default = ALL.iter().find(|p| p.name == name).unwrap().default;
+            set(name, default as i64);
+            assert_ne!(tuned, before, "{name} = {value} changed nothing");
+        }
+        assert_eq!(nodes(), before, "back at the defaults");
+    }
+}
