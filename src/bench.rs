@@ -140,52 +140,43 @@ pub fn run(
     total
 }
 
-/// `hayate bench [depth] [--movetime ms] [--threads n] [--hash mib]`.
-pub fn run_cli(args: &[String]) -> i32 {
-    let mut limit = BenchLimit::Depth(DEFAULT_DEPTH);
-    let mut threads = 1;
-    let mut hash = 64;
-    let mut eval_file: Option<&str> = None;
-    let mut fv_scale = crate::eval::nnue::DEFAULT_FV_SCALE;
-    let mut i = 0;
-    while i < args.len() {
-        let value = args.get(i + 1).and_then(|v| v.parse::<usize>().ok());
-        match (args[i].as_str(), value) {
-            ("--evalfile", _) if i + 1 < args.len() => {
-                eval_file = Some(&args[i + 1]);
-                i += 1;
-            }
-            ("--fv-scale", Some(v)) if (1..=128).contains(&v) => {
-                fv_scale = v as i32;
-                i += 1;
-            }
-            ("--threads", Some(v)) => {
-                threads = v.clamp(1, 1024);
-                i += 1;
-            }
-            ("--movetime", Some(v)) if v > 0 => {
-                limit = BenchLimit::Movetime(v as u64);
-                i += 1;
-            }
-            ("--hash", Some(v)) => {
-                hash = v.clamp(1, 1 << 20);
-                i += 1;
-            }
-            (d, _) if d.parse::<i32>().is_ok_and(|d| (1..=MAX_DEPTH).contains(&d)) => {
-                limit = BenchLimit::Depth(d.parse().unwrap_or(DEFAULT_DEPTH))
-            }
-            (other, _) => {
-                eprintln!("hayate bench: unexpected argument '{other}'\nusage: hayate bench [depth 1-64 | --movetime ms] [--threads n] [--hash mib] [--evalfile path|linear] [--fv-scale 1-128]");
-                return 2;
-            }
-        }
-        i += 1;
-    }
+/// `hayate bench`: search the bench positions; the last line is `<nodes> nodes <nps> nps`.
+#[derive(clap::Args)]
+#[command(args_override_self = true)]
+pub struct BenchArgs {
+    /// Depth of each search (1-64; default 12)
+    #[arg(value_parser = clap::value_parser!(i32).range(1..=MAX_DEPTH as i64))]
+    depth: Option<i32>,
+    /// Search each position this many milliseconds instead of to a depth
+    #[arg(long, conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..))]
+    movetime: Option<u64>,
+    /// Search threads (1-1024)
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: u16,
+    /// Transposition table in MiB (at most the machine's memory)
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
+    hash: u32,
+    /// An NNUE net file, or `linear` for the hand-made evaluation (the default)
+    #[arg(long, value_name = "PATH")]
+    evalfile: Option<String>,
+    /// The net's output scale (1-128)
+    #[arg(long, default_value_t = crate::eval::nnue::DEFAULT_FV_SCALE, value_parser = clap::value_parser!(i32).range(1..=128))]
+    fv_scale: i32,
+}
+
+/// Runs `hayate bench`; returns the exit code.
+pub fn run_cli(args: BenchArgs) -> i32 {
+    let limit = match (args.depth, args.movetime) {
+        (_, Some(ms)) => BenchLimit::Movetime(ms),
+        (depth, None) => BenchLimit::Depth(depth.unwrap_or(DEFAULT_DEPTH)),
+    };
+    let (threads, hash, fv_scale) = (args.threads as usize, args.hash as usize, args.fv_scale);
+    let eval_file = args.evalfile.as_deref();
     if let Err(physical) = crate::memory::check_fits(hash) {
-        eprintln!(
-            "hayate bench: --hash {hash}: larger than this machine's memory ({physical} MiB)"
+        return crate::cli::bad_input(
+            "bench",
+            format!("--hash {hash}: larger than this machine's memory ({physical} MiB)"),
         );
-        return 2;
     }
     crate::attacks::init();
     crate::eval::init();
@@ -205,10 +196,7 @@ pub fn run_cli(args: &[String]) -> i32 {
                     fv_scale,
                 }
             }
-            Err(e) => {
-                eprintln!("hayate bench: --evalfile {path}: {e}");
-                return 2;
-            }
+            Err(e) => return crate::cli::bad_input("bench", format!("--evalfile {path}: {e}")),
         },
     };
     let result = run(limit, threads, hash, &eval, |l| println!("{l}"));

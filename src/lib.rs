@@ -5,6 +5,7 @@
 pub mod attacks;
 pub mod bench;
 pub mod book;
+pub mod cli;
 pub mod eval;
 pub mod files;
 pub mod learn;
@@ -25,64 +26,86 @@ pub mod usi;
 pub use position::Position;
 pub use types::{Bitboard, Color, Hand, Move, MoveList, Piece, PieceKind, Square};
 
-/// Entry point of the `hayate` binary: with no arguments, the USI loop on stdin/stdout;
-/// otherwise a command-line tool (`perft`, `help`). Returns the process exit code.
-pub fn run(args: &[String]) -> i32 {
-    match args.first().map(String::as_str) {
-        None => usi::run_stdio(),
-        Some("perft") => perft::run_cli(&args[1..]),
-        Some("match") => matches::run_cli(&args[1..]),
-        Some("mate") => mate::cli::run_cli(&args[1..]),
-        Some("bench") => bench::run_cli(&args[1..]),
-        Some("makebook") => book::cli::makebook_cli(&args[1..]),
-        Some("bookinfo") => book::cli::bookinfo_cli(&args[1..]),
-        Some("selfplay") => tune::selfplay_cli(&args[1..]),
-        Some("tune") => tune::tune_cli(&args[1..]),
-        Some("label") => tune::label_cli(&args[1..]),
-        Some("gensfen") => learn::gensfen::run_cli(&args[1..]),
-        Some("train") => learn::train::run_cli(&args[1..]),
-        Some("help" | "--help" | "-h") => {
-            println!("{}", HELP);
-            0
-        }
-        Some("--version" | "-V") => {
-            println!("hayate {}", env!("CARGO_PKG_VERSION"));
-            0
-        }
-        Some(other) => {
-            eprintln!("hayate: unknown command '{other}'\n\n{HELP}");
-            2
-        }
-    }
+/// The command line: no tool for the USI loop, else one tool with its own arguments.
+#[derive(clap::Parser)]
+#[command(
+    name = "hayate",
+    version,
+    about = "hayate: a USI shogi engine. Without a command it speaks USI on stdin/stdout \
+(what shogi GUIs start); the commands are its tools.",
+    propagate_version = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    tool: Option<Tool>,
 }
 
-const HELP: &str = "\
-hayate: a USI shogi engine
+#[derive(clap::Subcommand)]
+enum Tool {
+    /// Count the leaf nodes of the legal move tree
+    Perft(perft::PerftArgs),
+    /// Search fixed positions; prints '<nodes> nodes <nps> nps' last
+    Bench(bench::BenchArgs),
+    /// Solve a mate problem, or a file of them (the mate benchmark)
+    Mate(mate::cli::MateArgs),
+    /// Play a match between two USI engines
+    Match(matches::cli::MatchArgs),
+    /// Make an opening book with hayate's search
+    Makebook(book::cli::MakebookArgs),
+    /// Load a book: size, load time, memory; the moves for a position
+    Bookinfo(book::cli::BookinfoArgs),
+    /// Self-play training data (YaneuraOu PackedSfenValue records), or --read them
+    Gensfen(learn::gensfen::GensfenArgs),
+    /// Train an NNUE net on gensfen data
+    Train(learn::train::TrainArgs),
+    /// Self-play games for tuning the linear evaluation (positions with results)
+    Selfplay(tune::SelfplayArgs),
+    /// Fit the linear evaluation's weights to labelled positions
+    Tune(tune::TuneArgs),
+    /// Score self-play positions with a teacher engine, for tune
+    Label(tune::LabelArgs),
+}
 
-usage:
-  hayate                      run the USI protocol on stdin/stdout (what GUIs start)
-  hayate perft <depth> [--sfen \"<sfen>\"] [--divide] [--threads <n>] [--full]
-                              count the leaf nodes of the legal move tree
-  hayate bench [depth | --movetime <ms>] [--threads <n>] [--hash <mib>] [--evalfile <nn.bin>] [--fv-scale <n>]
-                              search fixed positions; prints '<nodes> nodes <nps> nps'
-  hayate gensfen --out <file> --games <n> (--nodes <n> | --depth <d>) --seed <s> [--concurrency <k>]
-                              self-play training data as YaneuraOu PackedSfenValue records
-                              (more flags: hayate gensfen --help); --read <file> shows them
-  hayate train --data <file> --out <nn.bin> [--arch kp|halfkp] [--epochs n] [--lambda x]
-                              train an NNUE net on gensfen data (hayate train --help)
-  hayate selfplay [--games n] [--nodes n] [--seed s] [--concurrency k] [--out file]
-                              self-play games for tuning (positions with results)
-  hayate tune --data <file> [--validate file] [--out file] [--epochs n]
-                              fit the evaluation weights to self-play results
-  hayate label --engine <cmd> [--option name=value] --data <file> --out <file>
-               [--go <go command>] [--concurrency k] [--limit n] [--seed s]
-                              score self-play positions with a teacher engine for tune
-  hayate mate [--sfen \"<sfen>\" | --file <file>] [--time <ms>] [--hash <mib>]
-                              solve a mate problem (or a file of them: the mate benchmark)
-  hayate match --engine <cmd> [engine options] --engine <cmd> [engine options] [options]
-                              play a match between two USI engines (hayate match --help)
-  hayate makebook --openings <file> --depth <d> --out <file> [options]
-                              make an opening book with hayate's search (hayate makebook --help)
-  hayate bookinfo <file> [--probe \"<position>\"]
-                              load a book: size, load time, memory; the moves for a position
-  hayate help                 this text";
+/// Entry point of the `hayate` binary: with no arguments, the USI loop on stdin/stdout;
+/// otherwise a command-line tool. Returns the process exit code (2 for a command line
+/// that cannot run, as clap and every tool report it).
+pub fn run(args: &[String]) -> i32 {
+    use clap::{CommandFactory, FromArgMatches};
+    if args.is_empty() {
+        return usi::run_stdio();
+    }
+    let argv = std::iter::once("hayate".to_string()).chain(args.iter().cloned());
+    let matches = match Cli::command().try_get_matches_from(argv) {
+        Ok(m) => m,
+        Err(e) => {
+            let _ = e.print();
+            return e.exit_code();
+        }
+    };
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return e.exit_code();
+        }
+    };
+    match cli.tool {
+        None => usi::run_stdio(),
+        Some(Tool::Perft(a)) => perft::run_cli(a),
+        Some(Tool::Bench(a)) => bench::run_cli(a),
+        Some(Tool::Mate(a)) => mate::cli::run_cli(a),
+        Some(Tool::Match(_)) => {
+            let sub = matches
+                .subcommand_matches("match")
+                .expect("the match subcommand");
+            matches::run_cli(sub)
+        }
+        Some(Tool::Makebook(a)) => book::cli::makebook_cli(a, &args[1..].join(" ")),
+        Some(Tool::Bookinfo(a)) => book::cli::bookinfo_cli(a),
+        Some(Tool::Gensfen(a)) => learn::gensfen::run_cli(a),
+        Some(Tool::Train(a)) => learn::train::run_cli(a),
+        Some(Tool::Selfplay(a)) => tune::selfplay_cli(a),
+        Some(Tool::Tune(a)) => tune::tune_cli(a),
+        Some(Tool::Label(a)) => tune::label_cli(a),
+    }
+}

@@ -209,60 +209,40 @@ pub fn run(
     }
 }
 
-/// `hayate perft <depth> [--sfen "<sfen>"] [--divide] [--threads <n>] [--full]`.
-pub fn run_cli(args: &[String]) -> i32 {
-    match parse_cli(args) {
-        Ok((pos, depth, mode, threads, divide)) => {
-            println!("{}", run(&pos, depth, mode, threads, divide).to_text());
-            0
-        }
-        Err(msg) => {
-            eprintln!("hayate perft: {msg}");
-            eprintln!(
-                "usage: hayate perft <depth> [--sfen \"<sfen>\"] [--divide] [--threads <n>] [--full]"
-            );
-            2
-        }
-    }
+/// `hayate perft`: count the leaf nodes of the legal move tree.
+#[derive(clap::Args)]
+#[command(args_override_self = true)]
+pub struct PerftArgs {
+    /// Depth in plies (0-20)
+    #[arg(value_parser = clap::value_parser!(u32).range(0..=20))]
+    depth: u32,
+    /// Start position as an SFEN (default: the standard start)
+    #[arg(long, value_parser = parse_sfen)]
+    sfen: Option<Position>,
+    /// Print each root move with its count
+    #[arg(long)]
+    divide: bool,
+    /// Threads, splitting the root moves (1-1024)
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: u16,
+    /// Play every leaf move instead of counting the last ply's moves
+    #[arg(long)]
+    full: bool,
 }
 
-type PerftArgs = (Position, u32, LeafMode, usize, bool);
+fn parse_sfen(text: &str) -> Result<Position, String> {
+    text.parse().map_err(|e| format!("bad sfen: {e}"))
+}
 
-fn parse_cli(args: &[String]) -> Result<PerftArgs, String> {
-    let mut depth = None;
-    let mut pos = Position::startpos();
-    let mut mode = LeafMode::Bulk;
-    let mut threads = 1usize;
-    let mut divide = false;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--sfen" => {
-                let sfen = it.next().ok_or("--sfen needs a value")?;
-                pos = sfen.parse().map_err(|e| format!("bad --sfen: {e}"))?;
-            }
-            "--divide" => divide = true,
-            "--full" => mode = LeafMode::Full,
-            "--threads" => {
-                let n = it.next().ok_or("--threads needs a value")?;
-                threads = n
-                    .parse()
-                    .ok()
-                    .filter(|&n| (1..=1024).contains(&n))
-                    .ok_or_else(|| format!("--threads must be 1..1024, got '{n}'"))?;
-            }
-            other if depth.is_none() && !other.starts_with("--") => {
-                depth = Some(
-                    other
-                        .parse::<u32>()
-                        .ok()
-                        .filter(|&d| d <= 20)
-                        .ok_or_else(|| format!("depth must be a number 0..20, got '{other}'"))?,
-                );
-            }
-            other => return Err(format!("unexpected argument '{other}'")),
-        }
-    }
-    let depth = depth.ok_or("missing depth")?;
-    Ok((pos, depth, mode, threads, divide))
+/// Runs `hayate perft`; returns the exit code.
+pub fn run_cli(args: PerftArgs) -> i32 {
+    let pos = args.sfen.unwrap_or_else(Position::startpos);
+    let mode = if args.full {
+        LeafMode::Full
+    } else {
+        LeafMode::Bulk
+    };
+    let report = run(&pos, args.depth, mode, args.threads as usize, args.divide);
+    println!("{}", report.to_text());
+    0
 }

@@ -164,6 +164,67 @@ fn other_commands() {
     assert!(stderr(&out).contains("frobnicate"));
 }
 
+#[test]
+fn every_tool_has_help_and_refuses_bad_values_the_same_way() {
+    let tools = [
+        "perft", "bench", "mate", "match", "makebook", "bookinfo", "gensfen", "train", "selfplay",
+        "tune", "label",
+    ];
+    let help = stdout(&hayate(&["--help"]));
+    for tool in tools {
+        assert!(help.contains(tool), "hayate --help lists {tool}: {help}");
+        let out = hayate(&[tool, "--help"]);
+        assert_ok(&out);
+        assert!(
+            stdout(&out).contains(&format!("Usage: hayate {tool}")),
+            "{tool}: {}",
+            stdout(&out)
+        );
+    }
+    let bad: [&[&str]; 12] = [
+        &["bench", "1", "--hash", "1048576"],
+        &["bench", "65"],
+        &["bench", "--threads", "0"],
+        &[
+            "mate",
+            "--hash",
+            "100000000",
+            "--sfen",
+            "4k4/9/4P4/9/9/9/9/9/4K4 b G 1",
+        ],
+        &["mate", "--time", "soon"],
+        &["match", "--engine", "a"],
+        &["match", "--engine", "a", "--engine", "b", "--games", "0"],
+        &[
+            "makebook",
+            "--out",
+            "x.db",
+            "--depth",
+            "0",
+            "--openings",
+            "o",
+        ],
+        &[
+            "gensfen", "--out", "x.bin", "--games", "1", "--seed", "1", "--nodes", "0",
+        ],
+        &["train", "--data", "x", "--out", "y", "--arch", "cnn"],
+        &["selfplay", "--concurrency", "0"],
+        &[
+            "label", "--engine", "e", "--data", "d", "--out", "o", "--option", "noequals",
+        ],
+    ];
+    for args in bad {
+        let out = hayate(args);
+        assert_clean_failure(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).starts_with("error: "),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // USI
 

@@ -163,5 +163,6 @@ fn gensfen_on_the_command_line_writes_and_reads_records() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("--out is required"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("required") && err.contains("--out"), "{err}");
 }

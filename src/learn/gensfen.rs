@@ -465,17 +465,79 @@ pub fn run(config: &GenConfig, mut report: impl FnMut(&str)) -> Result<Summary, 
     Ok(summary)
 }
 
-/// `hayate gensfen ...`: see [`USAGE`].
-pub fn run_cli(args: &[String]) -> i32 {
-    if args.first().map(String::as_str) == Some("--read") {
-        return read_cli(&args[1..]);
+/// `hayate gensfen`: self-play training data as YaneuraOu PackedSfenValue records, or
+/// (`--read`) the records of a file as text.
+#[derive(clap::Args)]
+#[command(args_override_self = true)]
+#[command(group(clap::ArgGroup::new("limit").args(["nodes", "depth"])))]
+pub struct GensfenArgs {
+    /// The file the records are appended to (an interrupted run resumes)
+    #[arg(long, required_unless_present = "read")]
+    out: Option<PathBuf>,
+    /// Games to play in all (a resumed run counts the games already written)
+    #[arg(long, required_unless_present = "read", value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
+    games: Option<u64>,
+    /// Nodes searched for each position
+    #[arg(long, required_unless_present_any = ["read", "depth"], value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
+    nodes: Option<u64>,
+    /// Depth searched for each position, instead of nodes
+    #[arg(long, value_parser = clap::value_parser!(i32).range(1..=64))]
+    depth: Option<i32>,
+    /// The seed: the same seed plays the same games, so shards are split by seed
+    #[arg(long, required_unless_present = "read")]
+    seed: Option<u64>,
+    /// Games played at once, one thread each
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    concurrency: u16,
+    /// Random plies after each opening, for variety
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    random_plies: u32,
+    /// A random ply picks among this many best moves...
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=600))]
+    random_multipv: u16,
+    /// ...within this many centipawns of the best
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(i32).range(0..=30_000))]
+    random_margin: i32,
+    /// Positions scored beyond this (centipawns) are not written, and end the game
+    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(i32).range(1..=30_000))]
+    eval_limit: i32,
+    /// Positions before this ply are not written
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    min_ply: u32,
+    /// Also write positions in check
+    #[arg(long)]
+    keep_checks: bool,
+    /// A game ends as a draw after this many plies
+    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    max_plies: u32,
+    /// Transposition table of each game, MiB
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=1 << 16))]
+    hash: u32,
+    /// Evaluate with this NNUE net (default: the linear evaluation)
+    #[arg(long, value_name = "PATH")]
+    evalfile: Option<String>,
+    /// The net's output scale
+    #[arg(long, default_value_t = crate::eval::nnue::DEFAULT_FV_SCALE, value_parser = clap::value_parser!(i32).range(1..=128))]
+    fv_scale: i32,
+    /// Show the records of this file as text instead (SFEN, score, move, result)
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["out", "games", "seed", "limit"])]
+    read: Option<PathBuf>,
+    /// With --read: show at most this many records...
+    #[arg(long, requires = "read")]
+    count: Option<u64>,
+    /// ...after skipping this many
+    #[arg(long, requires = "read", default_value_t = 0)]
+    skip: u64,
+}
+
+/// Runs `hayate gensfen`; returns the exit code.
+pub fn run_cli(args: GensfenArgs) -> i32 {
+    if let Some(path) = &args.read {
+        return read_cli(path, args.count.unwrap_or(u64::MAX), args.skip);
     }
-    let config = match parse_args(args) {
+    let config = match config_of(args) {
         Ok(c) => c,
-        Err(e) => {
-            eprintln!("hayate gensfen: {e}\n{USAGE}");
-            return 2;
-        }
+        Err(e) => return crate::cli::bad_input("gensfen", e),
     };
     crate::attacks::init();
     crate::eval::init();
@@ -509,121 +571,49 @@ pub fn run_cli(args: &[String]) -> i32 {
             );
             0
         }
-        Err(e) => {
-            eprintln!("hayate gensfen: {e}");
-            2
-        }
+        Err(e) => crate::cli::bad_input("gensfen", e),
     }
 }
 
-pub const USAGE: &str = "usage: hayate gensfen --out FILE --games N (--nodes N | --depth D) --seed S \
-[--concurrency K] [--random-plies R] [--random-multipv K] [--random-margin CP] [--eval-limit CP] [--min-ply P] [--keep-checks] \
-[--max-plies P] [--hash MIB] [--evalfile PATH] [--fv-scale N]
-       hayate gensfen --read FILE [--count N] [--skip N]";
-
-fn parse_args(args: &[String]) -> Result<GenConfig, String> {
-    let mut out = None;
-    let mut games = None;
-    let mut limit = None;
-    let mut seed = None;
+/// The generator's settings from the arguments (the net loaded, when one is named).
+fn config_of(args: GensfenArgs) -> Result<GenConfig, String> {
+    let limit = match (args.nodes, args.depth) {
+        (_, Some(d)) => GenLimit::Depth(d),
+        (Some(n), None) => GenLimit::Nodes(n),
+        (None, None) => return Err("--nodes or --depth is required".into()),
+    };
     let mut config = GenConfig {
-        out: PathBuf::new(),
-        games: 0,
-        limit: GenLimit::Nodes(0),
-        seed: 0,
-        concurrency: 1,
-        random_plies: 6,
-        random_multipv: 8,
-        random_margin: 100,
-        eval_limit: 3000,
-        min_ply: 16,
-        keep_checks: false,
-        max_plies: 400,
-        hash_mib: 16,
+        out: args.out.ok_or("--out is required")?,
+        games: args.games.ok_or("--games is required")? as usize,
+        limit,
+        seed: args.seed.ok_or("--seed is required")?,
+        concurrency: args.concurrency as usize,
+        random_plies: args.random_plies,
+        random_multipv: args.random_multipv as usize,
+        random_margin: args.random_margin,
+        eval_limit: args.eval_limit,
+        min_ply: args.min_ply,
+        keep_checks: args.keep_checks,
+        max_plies: args.max_plies,
+        hash_mib: args.hash as usize,
         eval: Evaluator::Linear,
     };
-    let mut eval_file: Option<String> = None;
-    let mut fv_scale = crate::eval::nnue::DEFAULT_FV_SCALE;
-    let mut i = 0;
-    while i < args.len() {
-        let flag = args[i].as_str();
-        if flag == "--keep-checks" {
-            config.keep_checks = true;
-            i += 1;
-            continue;
-        }
-        let value = args
-            .get(i + 1)
-            .ok_or_else(|| format!("{flag} needs a value"))?;
-        let number = |lo: u64, hi: u64| -> Result<u64, String> {
-            value
-                .parse::<u64>()
-                .ok()
-                .filter(|n| (lo..=hi).contains(n))
-                .ok_or_else(|| format!("{flag} takes a number from {lo} to {hi}, not '{value}'"))
-        };
-        match flag {
-            "--out" => out = Some(PathBuf::from(value)),
-            "--games" => games = Some(number(1, 1 << 40)? as usize),
-            "--nodes" => limit = Some(GenLimit::Nodes(number(1, 1 << 40)?)),
-            "--depth" => limit = Some(GenLimit::Depth(number(1, 64)? as i32)),
-            "--seed" => seed = Some(number(0, u64::MAX)?),
-            "--concurrency" => config.concurrency = number(1, 1024)? as usize,
-            "--random-plies" => config.random_plies = number(0, 1000)? as u32,
-            "--random-multipv" => config.random_multipv = number(1, 600)? as usize,
-            "--random-margin" => config.random_margin = number(0, 30_000)? as i32,
-            "--eval-limit" => config.eval_limit = number(1, 30_000)? as i32,
-            "--min-ply" => config.min_ply = number(0, 10_000)? as u32,
-            "--max-plies" => config.max_plies = number(1, 100_000)? as u32,
-            "--hash" => config.hash_mib = number(1, 1 << 16)? as usize,
-            "--evalfile" => eval_file = Some(value.clone()),
-            "--fv-scale" => fv_scale = number(1, 128)? as i32,
-            other => return Err(format!("unknown argument '{other}'")),
-        }
-        i += 2;
-    }
-    config.out = out.ok_or("--out is required")?;
-    config.games = games.ok_or("--games is required")?;
-    config.limit = limit.ok_or("--nodes or --depth is required")?;
-    config.seed = seed.ok_or("--seed is required")?;
-    if let Some(path) = eval_file.filter(|p| p != "linear" && p != "internal") {
+    if let Some(path) = args.evalfile.filter(|p| p != "linear" && p != "internal") {
         let (net, _) = crate::eval::nnue::load(Path::new(&path))
             .map_err(|e| format!("--evalfile {path}: {e}"))?;
         config.eval = Evaluator::Nnue {
             net: Arc::new(net),
-            fv_scale,
+            fv_scale: args.fv_scale,
         };
     }
     Ok(config)
 }
 
 /// `hayate gensfen --read FILE`: the records as text, one a line.
-fn read_cli(args: &[String]) -> i32 {
-    let Some(path) = args.first() else {
-        eprintln!("hayate gensfen: --read needs a file\n{USAGE}");
-        return 2;
-    };
-    let mut count = u64::MAX;
-    let mut skip = 0u64;
-    let mut i = 1;
-    while i < args.len() {
-        let value = args.get(i + 1).and_then(|v| v.parse::<u64>().ok());
-        match (args[i].as_str(), value) {
-            ("--count", Some(n)) => count = n,
-            ("--skip", Some(n)) => skip = n,
-            (other, _) => {
-                eprintln!("hayate gensfen: bad argument '{other}'\n{USAGE}");
-                return 2;
-            }
-        }
-        i += 2;
-    }
-    let bytes = match crate::files::read_regular(std::path::Path::new(path)) {
+fn read_cli(path: &Path, count: u64, skip: u64) -> i32 {
+    let bytes = match crate::files::read_regular(path) {
         Ok(b) => b,
-        Err(e) => {
-            eprintln!("hayate gensfen: {path}: {e}");
-            return 2;
-        }
+        Err(e) => return crate::cli::bad_input("gensfen", format!("{}: {e}", path.display())),
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -653,7 +643,8 @@ fn read_cli(args: &[String]) -> i32 {
     }
     if !bytes.len().is_multiple_of(RECORD_BYTES) {
         eprintln!(
-            "hayate gensfen: {path} ends with {} stray bytes",
+            "hayate gensfen: {} ends with {} stray bytes",
+            path.display(),
             bytes.len() % RECORD_BYTES
         );
     }

@@ -23,7 +23,7 @@ pub mod record;
 pub mod stats;
 pub mod summary;
 
-pub use cli::{CliError, MatchConfig, USAGE};
+pub use cli::{CliError, MatchConfig};
 
 use engine::{Engine, EngineError};
 use game::{GameRecord, GameSetup, Player};
@@ -83,26 +83,16 @@ pub struct MatchReport {
 
 /// `hayate match ...`: parses the arguments, plays the match with progress on stdout, and
 /// returns the process exit code (2 for a bad command line, 1 when the match failed).
-pub fn run_cli(args: &[String]) -> i32 {
-    let config = match cli::parse(args) {
+pub fn run_cli(args: &clap::ArgMatches) -> i32 {
+    let config = match cli::from_matches(args) {
         Ok(config) => config,
-        Err(CliError::Help) => {
-            println!("{USAGE}");
-            return 0;
-        }
-        Err(e) => {
-            eprintln!("hayate match: {e}");
-            return 2;
-        }
+        Err(e) => return crate::cli::bad_input("match", e),
     };
     let stdout = io::stdout();
     let mut out = stdout.lock();
     match run_match(&config, &mut out) {
         Ok(_) => 0,
-        Err(e) => {
-            eprintln!("hayate match: {e}");
-            1
-        }
+        Err(e) => crate::cli::failed("match", e),
     }
 }
 

@@ -2,61 +2,34 @@
 //! (the benchmark: solved count, total time and nodes).
 
 use super::{solve, Limits, Outcome, Report, Table, DEFAULT_HASH_MIB};
+use crate::cli::bad_input;
 use crate::position::Position;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-const USAGE: &str = "\
-usage: hayate mate [--sfen \"<sfen>\" | --file <file>] [--time <ms>] [--nodes <n>]
-                   [--hash <mib>] [--max-plies <n>]
-  --sfen      the position (the attacker to move); default: read one SFEN from stdin
-  --file      one problem a line: '<sfen>[<TAB><mate plies>[<TAB>...]]', '#' comments;
-              prints a line per problem and the totals (the mate benchmark)
-  --time      time limit per problem in milliseconds (default: none)
-  --nodes     node limit per problem
-  --hash      proof table size in MiB (default 256)
-  --max-plies with --file, only problems whose listed mate is at most this long";
-
-struct Args {
+/// `hayate mate`: solve a mate problem, or a file of them (the mate benchmark).
+#[derive(clap::Args)]
+#[command(args_override_self = true)]
+pub struct MateArgs {
+    /// The position, the attacker to move (default: one SFEN read from stdin)
+    #[arg(long, conflicts_with = "file")]
     sfen: Option<String>,
+    /// One problem a line: '<sfen>[<TAB><mate plies>[<TAB>...]]', '#' comments; prints a
+    /// line per problem and the totals
+    #[arg(long)]
     file: Option<String>,
+    /// Time limit per problem in milliseconds (default: none)
+    #[arg(long)]
     time: Option<u64>,
+    /// Node limit per problem
+    #[arg(long)]
     nodes: Option<u64>,
-    hash: usize,
+    /// Proof table size in MiB (at most the machine's memory)
+    #[arg(long, default_value_t = DEFAULT_HASH_MIB as u64, value_parser = clap::value_parser!(u64).range(1..))]
+    hash: u64,
+    /// With --file, only problems whose listed mate is at most this long
+    #[arg(long)]
     max_plies: Option<usize>,
-}
-
-fn parse_args(args: &[String]) -> Result<Args, String> {
-    let mut a = Args {
-        sfen: None,
-        file: None,
-        time: None,
-        nodes: None,
-        hash: DEFAULT_HASH_MIB,
-        max_plies: None,
-    };
-    let mut i = 0;
-    while i < args.len() {
-        let flag = args[i].as_str();
-        let value = args
-            .get(i + 1)
-            .ok_or_else(|| format!("{flag} needs a value"))?;
-        let number = |v: &str| {
-            v.parse::<u64>()
-                .map_err(|_| format!("{flag}: expected a number, got '{v}'"))
-        };
-        match flag {
-            "--sfen" => a.sfen = Some(value.clone()),
-            "--file" => a.file = Some(value.clone()),
-            "--time" => a.time = Some(number(value)?),
-            "--nodes" => a.nodes = Some(number(value)?),
-            "--hash" => a.hash = number(value)?.max(1) as usize,
-            "--max-plies" => a.max_plies = Some(number(value)? as usize),
-            _ => return Err(format!("unknown option '{flag}'")),
-        }
-        i += 2;
-    }
-    Ok(a)
 }
 
 /// The text of an outcome as `go mate` answers it.
@@ -72,30 +45,16 @@ pub fn outcome_text(outcome: &Outcome) -> String {
 }
 
 /// Runs `hayate mate`; returns the exit code.
-pub fn run_cli(args: &[String]) -> i32 {
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{USAGE}");
-        return 0;
-    }
-    let a = match parse_args(args) {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("hayate mate: {e}\n{USAGE}");
-            return 2;
-        }
-    };
+pub fn run_cli(a: MateArgs) -> i32 {
     crate::attacks::init();
     let limits = Limits {
         time: a.time.map(Duration::from_millis),
         nodes: a.nodes,
         shortest: true,
     };
-    let mut table = match Table::try_new(a.hash) {
+    let mut table = match Table::try_new(a.hash.min(usize::MAX as u64) as usize) {
         Ok(t) => t,
-        Err(e) => {
-            eprintln!("hayate mate: --hash {}: {e}", a.hash);
-            return 2;
-        }
+        Err(e) => return bad_input("mate", format!("--hash {}: {e}", a.hash)),
     };
     if let Some(file) = &a.file {
         return run_file(file, &a, limits, &mut table);
@@ -105,18 +64,14 @@ pub fn run_cli(args: &[String]) -> i32 {
         None => {
             let mut line = String::new();
             if std::io::stdin().read_line(&mut line).is_err() {
-                eprintln!("hayate mate: could not read a position from stdin");
-                return 2;
+                return bad_input("mate", "could not read a position from stdin");
             }
             line
         }
     };
     let pos: Position = match text.trim().trim_start_matches("sfen ").parse() {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("hayate mate: bad sfen: {e}");
-            return 2;
-        }
+        Err(e) => return bad_input("mate", format!("bad sfen: {e}")),
     };
     let stop = AtomicBool::new(false);
     let report = solve(&pos, &mut table, limits, &stop, |p| {
@@ -146,13 +101,10 @@ fn totals(r: &Report) -> String {
 }
 
 /// Solves every problem of a file and prints the totals.
-fn run_file(path: &str, a: &Args, limits: Limits, table: &mut Table) -> i32 {
+fn run_file(path: &str, a: &MateArgs, limits: Limits, table: &mut Table) -> i32 {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
-        Err(e) => {
-            eprintln!("hayate mate: cannot read {path}: {e}");
-            return 2;
-        }
+        Err(e) => return bad_input("mate", format!("cannot read {path}: {e}")),
     };
     let stop = AtomicBool::new(false);
     let (mut count, mut solved, mut within_listed, mut nodes) = (0, 0, 0, 0u64);

@@ -10,108 +10,110 @@ pub mod label;
 pub mod selfplay;
 pub mod tuner;
 
+use crate::cli::failed;
 use crate::eval::params;
 use crate::matches::engine::EngineSpec;
 use std::collections::HashSet;
 use std::fs;
 use std::time::Duration;
 
-fn value<T: std::str::FromStr>(args: &[String], i: &mut usize, name: &str) -> Result<T, String> {
-    *i += 1;
-    args.get(*i)
-        .and_then(|v| v.parse().ok())
-        .ok_or_else(|| format!("{name} needs a valid value"))
+/// `hayate selfplay`: self-play games for tuning, written as positions with results.
+#[derive(clap::Args)]
+#[command(args_override_self = true)]
+pub struct SelfplayArgs {
+    /// Games to play
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Nodes searched per move
+    #[arg(long, default_value_t = 4000, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: u64,
+    /// Seed of the games (the same seed plays the same games)
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    concurrency: u16,
+    /// A game ends as a draw after this many plies
+    #[arg(long, default_value_t = 320)]
+    max_plies: u32,
+    /// The file to write
+    #[arg(long, default_value = "selfplay.tsv")]
+    out: String,
 }
 
-/// `hayate selfplay --games N --nodes N --seed S --concurrency K --out FILE`.
-pub fn selfplay_cli(args: &[String]) -> i32 {
-    let mut config = selfplay::SelfPlay {
-        games: 100,
-        nodes: 4000,
-        seed: 1,
-        concurrency: 1,
-        max_plies: 320,
+/// Runs `hayate selfplay`; returns the exit code.
+pub fn selfplay_cli(args: SelfplayArgs) -> i32 {
+    let config = selfplay::SelfPlay {
+        games: args.games,
+        nodes: args.nodes,
+        seed: args.seed,
+        concurrency: args.concurrency as usize,
+        max_plies: args.max_plies,
     };
-    let mut out = String::from("selfplay.tsv");
-    let mut i = 0;
-    while i < args.len() {
-        let r = match args[i].as_str() {
-            "--games" => value(args, &mut i, "--games").map(|v| config.games = v),
-            "--nodes" => value(args, &mut i, "--nodes").map(|v| config.nodes = v),
-            "--seed" => value(args, &mut i, "--seed").map(|v| config.seed = v),
-            "--concurrency" => value(args, &mut i, "--concurrency").map(|v| config.concurrency = v),
-            "--max-plies" => value(args, &mut i, "--max-plies").map(|v| config.max_plies = v),
-            "--out" => value(args, &mut i, "--out").map(|v| out = v),
-            other => Err(format!("unexpected argument '{other}'")),
-        };
-        if let Err(e) = r {
-            eprintln!("hayate selfplay: {e}");
-            return 2;
-        }
-        i += 1;
-    }
+    let out = args.out;
     crate::attacks::init();
     crate::eval::init();
     let mut file = match fs::File::create(&out) {
         Ok(f) => std::io::BufWriter::new(f),
-        Err(e) => {
-            eprintln!("hayate selfplay: cannot create {out}: {e}");
-            return 1;
-        }
+        Err(e) => return failed("selfplay", format!("cannot create {out}: {e}")),
     };
     match selfplay::run(&config, &mut file) {
         Ok(n) => {
             println!("{n} positions from {} games written to {out}", config.games);
             0
         }
-        Err(e) => {
-            eprintln!("hayate selfplay: {e}");
-            1
-        }
+        Err(e) => failed("selfplay", e),
     }
 }
 
-/// `hayate tune --data FILE... [--validate FILE...] [--out FILE] [--epochs N] [--rate R] [--reg L]
-/// [--lambda X]`, or
-/// `hayate tune --initial --out FILE` for the untuned starting weights.
-pub fn tune_cli(args: &[String]) -> i32 {
-    // Both repeat: the labelled data comes in batches, one file each.
-    let mut data: Vec<String> = Vec::new();
-    let mut validation: Vec<String> = Vec::new();
-    let mut out = String::from("weights.txt");
-    let mut tuning = tuner::Tuning {
-        epochs: 100,
-        learning_rate: 20.0,
-        regularisation: 0.0,
-        lambda: 0.5,
-        min_positions: 0,
+/// `hayate tune`: fit the evaluation weights to labelled positions.
+#[derive(clap::Args)]
+#[command(args_override_self = true)]
+pub struct TuneArgs {
+    /// Training positions (repeatable: one file a batch)
+    #[arg(long, required_unless_present = "initial")]
+    data: Vec<String>,
+    /// Held-out positions; the epoch that predicts them best is kept (repeatable)
+    #[arg(long = "validate")]
+    validation: Vec<String>,
+    /// The weights file to write
+    #[arg(long, default_value = "weights.txt")]
+    out: String,
+    #[arg(long, default_value_t = 100)]
+    epochs: usize,
+    /// Learning rate (centipawns a step)
+    #[arg(long, default_value_t = 20.0)]
+    rate: f64,
+    /// L2 regularisation
+    #[arg(long, default_value_t = 0.0)]
+    reg: f64,
+    /// Weight of the game result against the score in the target (0-1)
+    #[arg(long, default_value_t = 0.5)]
+    lambda: f64,
+    /// Weights of features seen in fewer positions stay as they are
+    #[arg(long, default_value_t = 0)]
+    min_positions: usize,
+    /// Write the untuned starting weights instead
+    #[arg(long)]
+    initial: bool,
+}
+
+/// Runs `hayate tune`; returns the exit code.
+pub fn tune_cli(args: TuneArgs) -> i32 {
+    let TuneArgs {
+        data,
+        validation,
+        out,
+        initial,
+        ..
+    } = args;
+    let tuning = tuner::Tuning {
+        epochs: args.epochs,
+        learning_rate: args.rate,
+        regularisation: args.reg,
+        lambda: args.lambda,
+        min_positions: args.min_positions,
     };
-    let mut initial = false;
-    let mut i = 0;
-    while i < args.len() {
-        let r = match args[i].as_str() {
-            "--data" => value(args, &mut i, "--data").map(|v: String| data.push(v)),
-            "--out" => value(args, &mut i, "--out").map(|v| out = v),
-            "--validate" => value(args, &mut i, "--validate").map(|v: String| validation.push(v)),
-            "--epochs" => value(args, &mut i, "--epochs").map(|v| tuning.epochs = v),
-            "--rate" => value(args, &mut i, "--rate").map(|v| tuning.learning_rate = v),
-            "--reg" => value(args, &mut i, "--reg").map(|v| tuning.regularisation = v),
-            "--lambda" => value(args, &mut i, "--lambda").map(|v| tuning.lambda = v),
-            "--min-positions" => {
-                value(args, &mut i, "--min-positions").map(|v| tuning.min_positions = v)
-            }
-            "--initial" => {
-                initial = true;
-                Ok(())
-            }
-            other => Err(format!("unexpected argument '{other}'")),
-        };
-        if let Err(e) = r {
-            eprintln!("hayate tune: {e}");
-            return 2;
-        }
-        i += 1;
-    }
     if initial {
         // The formula weights of `params::initial`, the tuner's usual starting point.
         return match fs::write(&out, params::format(&params::initial())) {
@@ -119,15 +121,8 @@ pub fn tune_cli(args: &[String]) -> i32 {
                 println!("starting weights written to {out}");
                 0
             }
-            Err(e) => {
-                eprintln!("hayate tune: cannot write {out}: {e}");
-                1
-            }
+            Err(e) => failed("tune", format!("cannot write {out}: {e}")),
         };
-    }
-    if data.is_empty() {
-        eprintln!("hayate tune: --data FILE is required");
-        return 2;
     }
     crate::attacks::init();
     let mut samples = Vec::new();
@@ -145,8 +140,7 @@ pub fn tune_cli(args: &[String]) -> i32 {
         println!("{l}")
     });
     if let Err(e) = fs::write(&out, params::format(&weights)) {
-        eprintln!("hayate tune: cannot write {out}: {e}");
-        return 1;
+        return failed("tune", format!("cannot write {out}: {e}"));
     }
     println!("weights written to {out}");
     0
@@ -163,52 +157,65 @@ fn load_samples(file: &str) -> Option<Vec<tuner::Sample>> {
     Some(samples)
 }
 
-/// `hayate label --engine CMD [--option NAME=VALUE]... --data FILE --out FILE [--go CMD]
-/// [--concurrency K] [--limit N] [--seed S]`: the teacher's score for each position.
-pub fn label_cli(args: &[String]) -> i32 {
-    let mut config = label::Labelling {
+/// `hayate label`: score self-play positions with a teacher engine, for `hayate tune`.
+#[derive(clap::Args)]
+#[command(args_override_self = true)]
+pub struct LabelArgs {
+    /// The teacher's command line
+    #[arg(long)]
+    engine: String,
+    /// A USI option for the teacher, NAME=VALUE (repeatable)
+    #[arg(long = "option", value_parser = parse_option)]
+    options: Vec<(String, String)>,
+    /// The positions (a `hayate selfplay` file)
+    #[arg(long)]
+    data: String,
+    /// The labels, appended (an interrupted run goes on where it stopped)
+    #[arg(long)]
+    out: String,
+    /// The go command sent for each position
+    #[arg(long, default_value = "go btime 0 wtime 0 byoyomi 20000")]
+    go: String,
+    /// Positions labelled at once, one teacher each
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    concurrency: u16,
+    /// Label at most this many positions
+    #[arg(long)]
+    limit: Option<usize>,
+    /// Seed of the order in which positions are labelled
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+fn parse_option(text: &str) -> Result<(String, String), String> {
+    text.split_once('=')
+        .map(|(n, v)| (n.to_string(), v.to_string()))
+        .ok_or_else(|| format!("expected NAME=VALUE, not '{text}'"))
+}
+
+/// Runs `hayate label`; returns the exit code.
+pub fn label_cli(args: LabelArgs) -> i32 {
+    let config = label::Labelling {
         engine: EngineSpec {
             name: "teacher".into(),
+            command: args.engine.split_whitespace().map(String::from).collect(),
+            options: args
+                .options
+                .into_iter()
+                .map(|(n, v)| (n, Some(v)))
+                .collect(),
             ..EngineSpec::default()
         },
-        go: "go btime 0 wtime 0 byoyomi 20000".into(),
+        go: args.go,
         allowance: Duration::from_secs(60),
-        concurrency: 1,
-        limit: usize::MAX,
-        seed: 1,
+        concurrency: args.concurrency as usize,
+        limit: args.limit.unwrap_or(usize::MAX),
+        seed: args.seed,
     };
-    let (mut data, mut out) = (None, None);
-    let mut i = 0;
-    while i < args.len() {
-        let r = match args[i].as_str() {
-            "--engine" => value(args, &mut i, "--engine").map(|v: String| {
-                config.engine.command = v.split_whitespace().map(String::from).collect()
-            }),
-            "--option" => value(args, &mut i, "--option").and_then(|v: String| {
-                let (name, val) = v
-                    .split_once('=')
-                    .ok_or_else(|| format!("--option needs NAME=VALUE, not '{v}'"))?;
-                config.engine.options.push((name.into(), Some(val.into())));
-                Ok(())
-            }),
-            "--data" => value(args, &mut i, "--data").map(|v: String| data = Some(v)),
-            "--out" => value(args, &mut i, "--out").map(|v: String| out = Some(v)),
-            "--go" => value(args, &mut i, "--go").map(|v| config.go = v),
-            "--concurrency" => value(args, &mut i, "--concurrency").map(|v| config.concurrency = v),
-            "--limit" => value(args, &mut i, "--limit").map(|v| config.limit = v),
-            "--seed" => value(args, &mut i, "--seed").map(|v| config.seed = v),
-            other => Err(format!("unexpected argument '{other}'")),
-        };
-        if let Err(e) = r {
-            eprintln!("hayate label: {e}");
-            return 2;
-        }
-        i += 1;
+    if config.engine.command.is_empty() {
+        return crate::cli::bad_input("label", "--engine: no command");
     }
-    let (Some(data), Some(out), false) = (data, out, config.engine.command.is_empty()) else {
-        eprintln!("hayate label: --engine, --data and --out are required");
-        return 2;
-    };
+    let (data, out) = (args.data, args.out);
     let Some(text) = read_text(&data, "label") else {
         return 1;
     };
@@ -220,10 +227,7 @@ pub fn label_cli(args: &[String]) -> i32 {
         .collect();
     let mut file = match fs::OpenOptions::new().create(true).append(true).open(&out) {
         Ok(f) => f,
-        Err(e) => {
-            eprintln!("hayate label: cannot open {out}: {e}");
-            return 1;
-        }
+        Err(e) => return failed("label", format!("cannot open {out}: {e}")),
     };
     let progress = |n: usize, total: usize| {
         if n.is_multiple_of(1000) || n == total {
@@ -235,16 +239,13 @@ pub fn label_cli(args: &[String]) -> i32 {
             println!("{n} positions labelled into {out}");
             0
         }
-        Err(e) => {
-            eprintln!("hayate label: {e}");
-            1
-        }
+        Err(e) => failed("label", e),
     }
 }
 
 /// A data file's text, or `None` after telling why `hayate <command>` cannot read it.
 fn read_text(file: &str, command: &str) -> Option<String> {
     fs::read_to_string(file)
-        .map_err(|e| eprintln!("hayate {command}: cannot read {file}: {e}"))
+        .map_err(|e| failed(command, format!("cannot read {file}: {e}")))
         .ok()
 }

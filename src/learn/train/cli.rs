@@ -4,76 +4,87 @@ use super::{read_records, samples, split_by_game, train, Shape, TrainConfig};
 use std::io::Write;
 use std::path::Path;
 
-/// `hayate train ...`.
-pub fn run_cli(args: &[String]) -> i32 {
-    match cli(args) {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("hayate train: {e}\n{USAGE}");
-            2
-        }
+/// `hayate train`: train an NNUE net (YaneuraOu's format) on gensfen data.
+#[derive(clap::Args)]
+#[command(args_override_self = true)]
+pub struct TrainArgs {
+    /// gensfen records (repeatable)
+    #[arg(long, required = true)]
+    data: Vec<String>,
+    /// The net to write (rewritten after every epoch that improves the held-out loss)
+    #[arg(long)]
+    out: String,
+    /// kp (kp_256x2-32-32) or halfkp (halfkp_256x2-32-32)
+    #[arg(long, default_value = "kp", value_parser = parse_shape)]
+    arch: Shape,
+    #[arg(long, default_value_t = 10)]
+    epochs: usize,
+    /// Positions a step
+    #[arg(long, default_value_t = 16384, value_parser = clap::value_parser!(u64).range(1..))]
+    batch: u64,
+    /// Adam's learning rate
+    #[arg(long, default_value_t = 1e-3, value_parser = parse_positive)]
+    lr: f32,
+    /// Weight of the game result against the score in the target (0-1)
+    #[arg(long, default_value_t = 0.5, value_parser = parse_fraction)]
+    lambda: f32,
+    /// One game in this many is held out (0: none)
+    #[arg(long, default_value_t = 20)]
+    hold_out_every: usize,
+    /// Threads (default: all cores)
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Seed of the initial weights and the order of the positions
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+fn parse_shape(text: &str) -> Result<Shape, String> {
+    match text {
+        "kp" | "kp_256x2-32-32" => Ok(Shape::Kp),
+        "halfkp" | "halfkp_256x2-32-32" => Ok(Shape::HalfKp),
+        _ => Err("expected kp or halfkp".into()),
     }
 }
 
-pub const USAGE: &str = "usage: hayate train --data FILE [--data FILE ...] --out nn.bin \
-[--arch kp|halfkp] [--epochs N] [--batch N] [--lr X] [--lambda X] [--hold-out-every N] \
-[--threads N] [--seed S]";
+fn parse_positive(text: &str) -> Result<f32, String> {
+    text.parse()
+        .ok()
+        .filter(|&x: &f32| x > 0.0)
+        .ok_or_else(|| "expected a number above 0".into())
+}
 
-fn cli(args: &[String]) -> Result<(), String> {
-    let mut data = Vec::new();
-    let mut out = None;
-    let mut shape = Shape::Kp;
-    let mut config = TrainConfig {
-        epochs: 10,
-        batch: 16384,
-        lr: 1e-3,
-        lambda: 0.5,
-        seed: 1,
+fn parse_fraction(text: &str) -> Result<f32, String> {
+    text.parse()
+        .ok()
+        .filter(|x: &f32| (0.0..=1.0).contains(x))
+        .ok_or_else(|| "expected a number from 0 to 1".into())
+}
+
+/// Runs `hayate train`; returns the exit code.
+pub fn run_cli(args: TrainArgs) -> i32 {
+    match cli(args) {
+        Ok(()) => 0,
+        Err(e) => crate::cli::bad_input("train", e),
+    }
+}
+
+fn cli(args: TrainArgs) -> Result<(), String> {
+    let TrainArgs {
+        data,
+        out,
+        arch: shape,
+        hold_out_every: every,
+        threads,
+        ..
+    } = args;
+    let config = TrainConfig {
+        epochs: args.epochs,
+        batch: args.batch as usize,
+        lr: args.lr,
+        lambda: args.lambda,
+        seed: args.seed,
     };
-    let mut every = 20;
-    let mut threads = 0;
-    let mut i = 0;
-    while i < args.len() {
-        let flag = args[i].as_str();
-        let value = args.get(i + 1).ok_or(format!("{flag} needs a value"))?;
-        let bad = || format!("bad value '{value}' for {flag}");
-        match flag {
-            "--data" => data.push(value.clone()),
-            "--out" => out = Some(value.clone()),
-            "--arch" => {
-                shape = match value.as_str() {
-                    "kp" | "kp_256x2-32-32" => Shape::Kp,
-                    "halfkp" | "halfkp_256x2-32-32" => Shape::HalfKp,
-                    _ => return Err(bad()),
-                }
-            }
-            "--epochs" => config.epochs = value.parse().map_err(|_| bad())?,
-            "--batch" => config.batch = value.parse().ok().filter(|&b| b > 0).ok_or_else(bad)?,
-            "--lr" => {
-                config.lr = value
-                    .parse()
-                    .ok()
-                    .filter(|&x: &f32| x > 0.0)
-                    .ok_or_else(bad)?
-            }
-            "--lambda" => {
-                config.lambda = value
-                    .parse()
-                    .ok()
-                    .filter(|x: &f32| (0.0..=1.0).contains(x))
-                    .ok_or_else(bad)?
-            }
-            "--hold-out-every" => every = value.parse().map_err(|_| bad())?,
-            "--threads" => threads = value.parse().map_err(|_| bad())?,
-            "--seed" => config.seed = value.parse().map_err(|_| bad())?,
-            _ => return Err(format!("unknown argument '{flag}'")),
-        }
-        i += 2;
-    }
-    let out = out.ok_or("--out is required")?;
-    if data.is_empty() {
-        return Err("--data is required".into());
-    }
     if threads > 0 {
         let _ = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
