@@ -45,8 +45,8 @@ fn check_shape(shape: Shape, epochs: usize, tolerance_mean: f64, tolerance_max: 
     hayate::attacks::init();
     let (train_records, held_records) = train::split_by_game(records(240, 11), 6);
     assert!(!held_records.is_empty());
-    let train_set = train::samples(shape, &train_records);
-    let held_set = train::samples(shape, &held_records);
+    let train_set = train::samples(shape, &train_records, false);
+    let held_set = train::samples(shape, &held_records, false);
     let config = TrainConfig {
         epochs,
         batch: 256,
@@ -159,4 +159,35 @@ fn the_command_keeps_the_best_net_by_held_out_loss() {
     let len = file.metadata().unwrap().len();
     assert!(Network::read(&mut file, len).is_ok());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn mirrored_positions_swap_the_files_and_keep_the_rest() {
+    // A position with promoted pieces, empty runs and pieces in hand.
+    let pos: Position = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1"
+        .parse()
+        .unwrap();
+    let mirrored = train::mirror_files(&pos).unwrap();
+    let expected: Position =
+        "ln6l/kg1+P5/3S1pn2/pP4p1p/1pS2P3/P1P2bPP1/1SG5P/8R/LKb4NL w GR5pnsg 1"
+            .parse()
+            .unwrap();
+    assert_eq!(mirrored.to_string(), expected.to_string());
+    assert_eq!(
+        train::mirror_files(&mirrored).unwrap().to_string(),
+        pos.to_string()
+    );
+    // The mirror image has as many legal moves, and the linear evaluation (symmetric in
+    // the files) gives it the same score.
+    assert_eq!(mirrored.legal_moves().len(), pos.legal_moves().len());
+    hayate::attacks::init();
+    hayate::eval::init();
+    assert_eq!(
+        hayate::eval::evaluate(&mirrored),
+        hayate::eval::evaluate(&pos)
+    );
+    let records = records(2, 5);
+    let plain = train::samples(Shape::HalfKp, &records, false);
+    let doubled = train::samples(Shape::HalfKp, &records, true);
+    assert_eq!(doubled.len(), 2 * plain.len());
 }

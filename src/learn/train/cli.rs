@@ -37,6 +37,10 @@ pub struct TrainArgs {
     /// Seed of the initial weights and the order of the positions
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Also train on each training position's mirror image (files swapped): twice the
+    /// positions from the same data
+    #[arg(long)]
+    mirror: bool,
 }
 
 fn parse_shape(text: &str) -> Result<Shape, String> {
@@ -76,6 +80,7 @@ fn cli(args: TrainArgs) -> Result<(), String> {
         arch: shape,
         hold_out_every: every,
         threads,
+        mirror,
         ..
     } = args;
     let config = TrainConfig {
@@ -97,8 +102,8 @@ fn cli(args: TrainArgs) -> Result<(), String> {
     }
     let (train_records, held_records) = split_by_game(records, every);
     let started = std::time::Instant::now();
-    let train_set = samples(shape, &train_records);
-    let held_set = samples(shape, &held_records);
+    let train_set = samples(shape, &train_records, mirror);
+    let held_set = samples(shape, &held_records, false);
     eprintln!(
         "train: {} training and {} held-out positions ({} a game held out), read in {:.1} s",
         train_set.len(),

@@ -96,22 +96,55 @@ impl Shape {
 }
 
 /// Turns records into samples (positions that do not unpack or lack a king are skipped).
-pub fn samples(shape: Shape, records: &[PackedSfenValue]) -> Vec<Sample> {
+/// With `mirror`, each position also gives its mirror image (files 1-9 swapped), which
+/// the rules treat alike, so it has the same score and result: twice the positions for
+/// the price of one search.
+pub fn samples(shape: Shape, records: &[PackedSfenValue], mirror: bool) -> Vec<Sample> {
     records
         .par_iter()
-        .filter_map(|r| {
-            let pos = packed::unpack(&r.sfen).ok()?;
-            if !features::supports(&pos) {
-                return None;
-            }
-            let us = pos.side_to_move();
-            Some(Sample {
-                features: [shape.active(&pos, us), shape.active(&pos, !us)],
-                score_rate: sigmoid(r.score as f32 / SCORE_SCALE),
-                result_rate: (r.game_result as f32 + 1.0) / 2.0,
+        .flat_map_iter(|r| {
+            let pos = packed::unpack(&r.sfen).ok();
+            let mirrored = pos
+                .as_ref()
+                .filter(|_| mirror)
+                .and_then(|p| mirror_files(p).ok());
+            pos.into_iter().chain(mirrored).filter_map(move |pos| {
+                if !features::supports(&pos) {
+                    return None;
+                }
+                let us = pos.side_to_move();
+                Some(Sample {
+                    features: [shape.active(&pos, us), shape.active(&pos, !us)],
+                    score_rate: sigmoid(r.score as f32 / SCORE_SCALE),
+                    result_rate: (r.game_result as f32 + 1.0) / 2.0,
+                })
             })
         })
         .collect()
+}
+
+/// The position seen in a mirror: file 1 becomes file 9 and so on (every rank of the SFEN
+/// read backwards), hands and side to move unchanged.
+pub fn mirror_files(pos: &Position) -> Result<Position, crate::position::SfenError> {
+    let sfen = pos.to_string();
+    let (board, rest) = sfen.split_once(' ').unwrap_or((&sfen, ""));
+    let ranks: Vec<String> = board
+        .split('/')
+        .map(|rank| {
+            // Squares from file 9 to 1: a piece with its '+', or a run of empty squares.
+            let mut squares: Vec<&str> = Vec::new();
+            let mut start = 0;
+            for (i, c) in rank.char_indices() {
+                if c != '+' {
+                    squares.push(&rank[start..i + c.len_utf8()]);
+                    start = i + c.len_utf8();
+                }
+            }
+            squares.reverse();
+            squares.concat()
+        })
+        .collect();
+    format!("{} {rest}", ranks.join("/")).parse()
 }
 
 /// Reads every whole record of a file.
