@@ -238,6 +238,16 @@ impl Session {
                 }
             }
             "gameover" => self.finish_search(),
+            #[cfg(feature = "tune")]
+            "usi_tunables" => {
+                // shogiarena's request for the tunable constants (its own extension of
+                // USI): one JSON line, then `usi_tunablesok`.
+                self.out.line(&format!(
+                    "info string shogiarena_tunables_json {}",
+                    tunables_manifest()
+                ));
+                self.out.line("usi_tunablesok");
+            }
             "quit" => return false,
             "d" => self.show_board(),
             "eval" => {
@@ -477,4 +487,33 @@ impl Session {
         self.out
             .line(&format!("legal moves: {}", pos.count_legal()));
     }
+}
+/// The search's constants as shogiarena's SPSA reads them (`shogiarena.usi_tunables.v1`):
+/// option, type, default and range of each, and a final perturbation of a twentieth of
+/// the range.
+#[cfg(feature = "tune")]
+pub fn tunables_manifest() -> String {
+    let tunables: Vec<serde_json::Value> = crate::search::params::ALL
+        .iter()
+        .map(|p| {
+            serde_json::json!({
+                "id": p.name,
+                "option": p.name,
+                "value_type": "int",
+                "encoding": "integer",
+                "default": p.default,
+                "min": p.min,
+                "max": p.max,
+                "schedule": {
+                    "c_end": (f64::from(p.max - p.min) / 20.0).max(1.0),
+                    "r_end": 0.002
+                }
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "schema_version": "shogiarena.usi_tunables.v1",
+        "tunables": tunables
+    })
+    .to_string()
 }

@@ -528,6 +528,22 @@ mod tests {
         assert_eq!(o.set("rfp_margin", "110"), Ok(None));
     }
 
+    #[cfg(feature = "tune")]
+    #[test]
+    fn search_params_manifest_for_shogiarena() {
+        let manifest: serde_json::Value =
+            serde_json::from_str(&crate::usi::tunables_manifest()).unwrap();
+        assert_eq!(manifest["schema_version"], "shogiarena.usi_tunables.v1");
+        let tunables = manifest["tunables"].as_array().unwrap();
+        assert_eq!(tunables.len(), crate::search::params::ALL.len());
+        let rfp = tunables.iter().find(|t| t["id"] == "rfp_margin").unwrap();
+        assert_eq!(
+            (&rfp["option"], &rfp["default"], &rfp["min"], &rfp["max"]),
+            (&"rfp_margin".into(), &110.into(), &20.into(), &400.into())
+        );
+        assert_eq!(rfp["schedule"]["c_end"], 19.0);
+    }
+
     #[cfg(not(feature = "tune"))]
     #[test]
     fn search_params_are_no_options_in_a_normal_build() {
