@@ -158,6 +158,37 @@ fn gensfen_on_the_command_line_writes_and_reads_records() {
         assert!(l.starts_with("sfen ") && l.contains(" score ") && l.contains(" move "));
         assert!(l.contains(" result "), "{l}");
     }
+    // The linear evaluation against the scores of its own 200-node searches.
+    let o = std::process::Command::new(bin)
+        .args([
+            "gensfen",
+            "--read",
+            out.to_str().unwrap(),
+            "--evaluate",
+            "linear",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{text}");
+    let correlation: f64 = text
+        .split("correlation with the search score ")
+        .nth(1)
+        .and_then(|t| t.split(',').next())
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(correlation > 0.3, "{text}");
+    let o = std::process::Command::new(bin)
+        .args([
+            "gensfen",
+            "--read",
+            out.to_str().unwrap(),
+            "--evaluate",
+            "/no/net",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
     let o = std::process::Command::new(bin)
         .args(["gensfen", "--games", "2"])
         .output()

@@ -528,12 +528,20 @@ pub struct GensfenArgs {
     /// ...after skipping this many
     #[arg(long, requires = "read", default_value_t = 0)]
     skip: u64,
+    /// With --read: instead of the records, how well this evaluation (`linear` or a net
+    /// file) predicts their search scores: correlation and win-rate error
+    #[arg(long, requires = "read", value_name = "EVAL")]
+    evaluate: Option<String>,
 }
 
 /// Runs `hayate gensfen`; returns the exit code.
 pub fn run_cli(args: GensfenArgs) -> i32 {
     if let Some(path) = &args.read {
-        return read_cli(path, args.count.unwrap_or(u64::MAX), args.skip);
+        let (count, skip) = (args.count.unwrap_or(u64::MAX), args.skip);
+        return match &args.evaluate {
+            Some(eval) => evaluate_cli(path, count, skip, eval, args.fv_scale),
+            None => read_cli(path, count, skip),
+        };
     }
     let config = match config_of(args) {
         Ok(c) => c,
@@ -609,6 +617,80 @@ fn config_of(args: GensfenArgs) -> Result<GenConfig, String> {
     Ok(config)
 }
 
+/// How well static evaluations predict search scores (both in centipawns for the side to
+/// move).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Agreement {
+    pub positions: usize,
+    /// Pearson's correlation of evaluation and score.
+    pub correlation: f64,
+    /// Mean squared difference of the win rates `sigmoid(x / 600)` of both: the trainer's
+    /// scale, so the figure is comparable with what a net learns.
+    pub win_rate_error: f64,
+    pub mean_abs_eval: f64,
+    pub mean_abs_score: f64,
+}
+
+/// The agreement of (evaluation, score) pairs.
+pub fn agreement(pairs: &[(i32, i32)]) -> Agreement {
+    let n = pairs.len().max(1) as f64;
+    let mean = |f: &dyn Fn(&(i32, i32)) -> f64| pairs.iter().map(f).sum::<f64>() / n;
+    let (me, ms) = (mean(&|p| p.0 as f64), mean(&|p| p.1 as f64));
+    let cov = mean(&|p| (p.0 as f64 - me) * (p.1 as f64 - ms));
+    let ve = mean(&|p| (p.0 as f64 - me).powi(2));
+    let vs = mean(&|p| (p.1 as f64 - ms).powi(2));
+    let rate = |cp: i32| 1.0 / (1.0 + (-(cp as f64) / 600.0).exp());
+    Agreement {
+        positions: pairs.len(),
+        correlation: if ve > 0.0 && vs > 0.0 {
+            cov / (ve * vs).sqrt()
+        } else {
+            0.0
+        },
+        win_rate_error: mean(&|p| (rate(p.0) - rate(p.1)).powi(2)),
+        mean_abs_eval: mean(&|p| p.0.abs() as f64),
+        mean_abs_score: mean(&|p| p.1.abs() as f64),
+    }
+}
+
+/// `hayate gensfen --read FILE --evaluate EVAL`: how well an evaluation predicts the
+/// records' scores (positions that do not unpack are skipped).
+fn evaluate_cli(path: &Path, count: u64, skip: u64, eval: &str, fv_scale: i32) -> i32 {
+    crate::attacks::init();
+    crate::eval::init();
+    let evaluator = match eval {
+        "linear" | "internal" => Evaluator::Linear,
+        file => match crate::eval::nnue::load(Path::new(file)) {
+            Ok((net, _)) => Evaluator::Nnue {
+                net: Arc::new(net),
+                fv_scale,
+            },
+            Err(e) => return crate::cli::bad_input("gensfen", format!("--evaluate {file}: {e}")),
+        },
+    };
+    let bytes = match crate::files::read_regular(path) {
+        Ok(b) => b,
+        Err(e) => return crate::cli::bad_input("gensfen", format!("{}: {e}", path.display())),
+    };
+    let pairs: Vec<(i32, i32)> = bytes
+        .chunks_exact(RECORD_BYTES)
+        .skip(skip.min(usize::MAX as u64) as usize)
+        .take(count.min(usize::MAX as u64) as usize)
+        .filter_map(|chunk| {
+            let record = PackedSfenValue::from_bytes(chunk.try_into().expect("40 bytes"));
+            let pos = packed::unpack(&record.sfen).ok()?;
+            Some((evaluator.evaluate(&pos), record.score as i32))
+        })
+        .collect();
+    let a = agreement(&pairs);
+    println!(
+        "{eval}: {} positions, correlation with the search score {:.3}, \
+         mean squared win-rate error {:.4}, mean |eval| {:.0}, mean |score| {:.0}",
+        a.positions, a.correlation, a.win_rate_error, a.mean_abs_eval, a.mean_abs_score
+    );
+    0
+}
+
 /// `hayate gensfen --read FILE`: the records as text, one a line.
 fn read_cli(path: &Path, count: u64, skip: u64) -> i32 {
     let bytes = match crate::files::read_regular(path) {
@@ -649,4 +731,29 @@ fn read_cli(path: &Path, count: u64, skip: u64) -> i32 {
         );
     }
     0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::agreement;
+
+    #[test]
+    fn agreement_of_evaluations_with_scores() {
+        // Proportional: correlation 1; equal: no win-rate error.
+        let a = agreement(&[(100, 200), (-50, -100), (300, 600)]);
+        assert!((a.correlation - 1.0).abs() < 1e-12, "{a:?}");
+        assert!(a.win_rate_error > 0.0);
+        let a = agreement(&[(100, 100), (-40, -40), (0, 0)]);
+        assert_eq!(a.win_rate_error, 0.0);
+        assert_eq!(
+            (a.mean_abs_eval, a.mean_abs_score),
+            (140.0 / 3.0, 140.0 / 3.0)
+        );
+        // Opposed: -1. sigmoid(600/600) - sigmoid(-1) = 0.4621..., squared = 0.2135...
+        let a = agreement(&[(600, -600), (-600, 600)]);
+        assert!((a.correlation + 1.0).abs() < 1e-12, "{a:?}");
+        assert!((a.win_rate_error - 0.213_552).abs() < 1e-5, "{a:?}");
+        // Constant evaluations have no correlation to speak of.
+        assert_eq!(agreement(&[(5, 1), (5, 2)]).correlation, 0.0);
+    }
 }
