@@ -129,28 +129,30 @@ fn the_same_seed_makes_the_same_file_at_any_concurrency_and_after_a_resume() {
 fn gensfen_on_the_command_line_writes_and_reads_records() {
     let dir = TempDir::new("cli");
     let out = dir.0.join("cli.bin");
-    let bin = env!("CARGO_BIN_EXE_hayate");
-    let o = std::process::Command::new(bin)
-        .args(["gensfen", "--out", out.to_str().unwrap()])
-        .args([
-            "--games",
-            "2",
-            "--nodes",
-            "200",
-            "--seed",
-            "3",
-            "--min-ply",
-            "1",
-        ])
-        .output()
-        .unwrap();
+    let file = out.to_str().unwrap();
+    let hayate = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_hayate"))
+            .arg("gensfen")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let o = hayate(&[
+        "--out",
+        file,
+        "--games",
+        "2",
+        "--nodes",
+        "200",
+        "--seed",
+        "3",
+        "--min-ply",
+        "1",
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("positions from 2 games"), "{text}");
-    let o = std::process::Command::new(bin)
-        .args(["gensfen", "--read", out.to_str().unwrap(), "--count", "3"])
-        .output()
-        .unwrap();
+    let o = hayate(&["--read", file, "--count", "3"]);
     let text = String::from_utf8_lossy(&o.stdout);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 3, "{text}");
@@ -159,16 +161,7 @@ fn gensfen_on_the_command_line_writes_and_reads_records() {
         assert!(l.contains(" result "), "{l}");
     }
     // The linear evaluation against the scores of its own 200-node searches.
-    let o = std::process::Command::new(bin)
-        .args([
-            "gensfen",
-            "--read",
-            out.to_str().unwrap(),
-            "--evaluate",
-            "linear",
-        ])
-        .output()
-        .unwrap();
+    let o = hayate(&["--read", file, "--evaluate", "linear"]);
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{text}");
     let correlation: f64 = text
@@ -178,21 +171,13 @@ fn gensfen_on_the_command_line_writes_and_reads_records() {
         .and_then(|t| t.parse().ok())
         .unwrap_or_else(|| panic!("{text}"));
     assert!(correlation > 0.3, "{text}");
-    let o = std::process::Command::new(bin)
-        .args([
-            "gensfen",
-            "--read",
-            out.to_str().unwrap(),
-            "--evaluate",
-            "/no/net",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2));
-    let o = std::process::Command::new(bin)
-        .args(["gensfen", "--games", "2"])
-        .output()
-        .unwrap();
+    assert_eq!(
+        hayate(&["--read", file, "--evaluate", "/no/net"])
+            .status
+            .code(),
+        Some(2)
+    );
+    let o = hayate(&["--games", "2"]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("required") && err.contains("--out"), "{err}");
