@@ -94,11 +94,12 @@ pub fn run(args: &[String]) -> i32 {
         Some(Tool::Perft(a)) => perft::run_cli(a),
         Some(Tool::Bench(a)) => bench::run_cli(a),
         Some(Tool::Mate(a)) => mate::cli::run_cli(a),
-        Some(Tool::Match(_)) => {
+        Some(Tool::Match(a)) => {
+            // The per-engine options need the positions clap keeps in the raw matches.
             let sub = matches
                 .subcommand_matches("match")
                 .expect("the match subcommand");
-            matches::run_cli(sub)
+            matches::run_cli(a, sub)
         }
         Some(Tool::Makebook(a)) => book::cli::makebook_cli(a, &args[1..].join(" ")),
         Some(Tool::Bookinfo(a)) => book::cli::bookinfo_cli(a),

@@ -624,9 +624,21 @@ fn an_interrupted_match_resumes_from_its_records() {
     let (code, text) = selfplay_cli(&dir.0, &["--games", "6", "--resume", "rec"]);
     assert_eq!(code, 1, "{text}");
     assert!(text.contains("give the same --openings"), "{text}");
+    std::fs::write(
+        dir.file("openings.txt"),
+        "startpos moves 7g7f 3c3d\nstartpos moves 2g2f 8c8d\nstartpos moves 5g5f\n",
+    )
+    .unwrap();
+    // The second engine renamed (a --name after the last --engine is its own).
+    let (code, text) = selfplay_cli(
+        &dir.0,
+        &["--games", "6", "--resume", "rec", "--name", "other"],
+    );
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("it is a match between"), "{text}");
     let (code, text) = selfplay_cli(&dir.0, &["--games", "2", "--resume", "rec"]);
     assert_eq!(code, 1, "{text}");
-    assert!(text.contains("cannot resume"), "{text}");
+    assert!(text.contains("beyond --games 2"), "{text}");
     let (code, text) = selfplay_cli(&dir.0, &["--games", "6", "--resume", "nothing"]);
     assert_eq!(code, 1, "{text}");
     assert!(

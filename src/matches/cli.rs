@@ -161,6 +161,14 @@ pub struct MatchConfig {
     pub quiet: bool,
 }
 
+impl MatchConfig {
+    /// The opening of game `index` (0-based): each opening is played by a pair of games,
+    /// the colours swapped, and the openings are used in turn.
+    pub fn opening_of(&self, index: usize) -> usize {
+        (index / 2) % self.openings.len()
+    }
+}
+
 /// Time options as given, before deciding which apply to an engine.
 #[derive(Clone, Debug, Default)]
 struct TimeArgs {
@@ -266,7 +274,7 @@ fn default_name(command: &[String]) -> String {
 /// Parses the arguments after `match` (as `hayate match` gets them; for tests and tools
 /// that build a match from words).
 pub fn parse(args: &[String]) -> Result<MatchConfig, CliError> {
-    use clap::Args as _;
+    use clap::{Args as _, FromArgMatches as _};
     let command = MatchArgs::augment_args(clap::Command::new("match"));
     let matches = command
         .try_get_matches_from(std::iter::once("match".to_string()).chain(args.iter().cloned()))
@@ -274,7 +282,8 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, CliError> {
             clap::error::ErrorKind::DisplayHelp => CliError::Help,
             _ => invalid(e.render().to_string()),
         })?;
-    from_matches(&matches)
+    let args = MatchArgs::from_arg_matches(&matches).map_err(|e| invalid(e.to_string()))?;
+    from_matches(args, &matches)
 }
 
 /// The values of a repeated option with their positions on the command line.
@@ -288,11 +297,10 @@ fn placed<T: Clone + Send + Sync + 'static>(
     }
 }
 
-/// The match from parsed arguments: each engine option goes to the `--engine` before it
-/// (clap keeps every value's position), the others are global.
-pub fn from_matches(matches: &clap::ArgMatches) -> Result<MatchConfig, CliError> {
-    use clap::FromArgMatches as _;
-    let args = MatchArgs::from_arg_matches(matches).map_err(|e| invalid(e.to_string()))?;
+/// The match from the parsed arguments (`matches`, what clap parsed them from, keeps each
+/// value's position): each engine option goes to the `--engine` before it, the others
+/// are global.
+pub fn from_matches(args: MatchArgs, matches: &clap::ArgMatches) -> Result<MatchConfig, CliError> {
     let engine_at: Vec<usize> = matches
         .indices_of("engines")
         .map(|i| i.collect())
@@ -300,8 +308,6 @@ pub fn from_matches(matches: &clap::ArgMatches) -> Result<MatchConfig, CliError>
     // The engine an option at `index` belongs to: the last --engine before it.
     let owner = |index: usize| engine_at.iter().rposition(|&at| at < index);
 
-    let mut global_time = TimeArgs::default();
-    let mut global_options: Vec<(String, Option<String>)> = Vec::new();
     let mut engines: Vec<EngineArgs> = Vec::new();
     for text in &args.engines {
         let command = split_command(text).map_err(invalid)?;
@@ -323,6 +329,7 @@ pub fn from_matches(matches: &clap::ArgMatches) -> Result<MatchConfig, CliError>
         let engine = owner(index).ok_or_else(|| invalid("--dir belongs after an --engine"))?;
         engines[engine].spec.dir = Some(dir);
     }
+    let mut global_options: Vec<(String, Option<String>)> = Vec::new();
     let mut own_options: Vec<Vec<(String, Option<String>)>> = vec![Vec::new(); engines.len()];
     for (index, text) in placed::<String>(matches, "options") {
         let pair = match text.split_once('=') {
@@ -340,49 +347,27 @@ pub fn from_matches(matches: &clap::ArgMatches) -> Result<MatchConfig, CliError>
     for (engine, own) in engines.iter_mut().zip(own_options) {
         engine.spec.options = global_options.iter().cloned().chain(own).collect();
     }
-    fn time_of<'a>(
-        owner: Option<usize>,
-        engines: &'a mut [EngineArgs],
-        global: &'a mut TimeArgs,
-    ) -> &'a mut TimeArgs {
-        match owner {
-            Some(engine) => &mut engines[engine].time,
-            None => global,
+    // Each time option into the time control of its engine, or the global one.
+    let mut global_time = TimeArgs::default();
+    let mut place_time = |values: Vec<(usize, u64)>, set: fn(&mut TimeArgs, u64)| {
+        for (index, value) in values {
+            let time = match owner(index) {
+                Some(engine) => &mut engines[engine].time,
+                None => &mut global_time,
+            };
+            set(time, value);
         }
-    }
-    for (index, v) in placed::<u64>(matches, "byoyomi") {
-        time_of(owner(index), &mut engines, &mut global_time).byoyomi = Some(v);
-    }
-    for (index, v) in placed::<u64>(matches, "time") {
-        time_of(owner(index), &mut engines, &mut global_time).time = Some(v);
-    }
-    for (index, v) in placed::<u64>(matches, "inc") {
-        time_of(owner(index), &mut engines, &mut global_time).inc = Some(v);
-    }
-    for (index, v) in placed::<u64>(matches, "nodes") {
-        time_of(owner(index), &mut engines, &mut global_time).nodes = Some(v);
-    }
-    for (index, v) in placed::<u32>(matches, "depth") {
-        time_of(owner(index), &mut engines, &mut global_time).depth = Some(v);
-    }
-
-    let mut rules = GameRules {
-        rule: args.rule,
-        max_moves: (args.max_moves > 0).then_some(args.max_moves),
-        margin_ms: args.margin,
-        move_timeout_ms: args.move_timeout,
-        ready_timeout: Duration::from_millis(args.ready_timeout),
-        resign: None,
-        draw: None,
     };
-    let (resign_score, resign_moves) = (args.resign_score, args.resign_moves);
-    let (draw_score, draw_moves, draw_after) = (args.draw_score, args.draw_moves, args.draw_after);
-    let sprt = args.sprt.as_deref().map(|v| (v[0], v[1]));
-    let (alpha, beta) = (args.alpha, args.beta);
-    let openings_path = args.openings.clone();
-    let games = args.games.map(|g| g as usize);
-    let concurrency = args.concurrency as usize;
-    let (out, resume, quiet) = (args.out, args.resume, args.quiet);
+    place_time(placed(matches, "byoyomi"), |t, v| t.byoyomi = Some(v));
+    place_time(placed(matches, "time"), |t, v| t.time = Some(v));
+    place_time(placed(matches, "inc"), |t, v| t.inc = Some(v));
+    place_time(placed(matches, "nodes"), |t, v| t.nodes = Some(v));
+    let depths = placed::<u32>(matches, "depth");
+    // A depth came in as a u32, so it goes back losslessly.
+    place_time(
+        depths.into_iter().map(|(i, d)| (i, u64::from(d))).collect(),
+        |t, v| t.depth = Some(v as u32),
+    );
 
     if engines.len() != 2 {
         return Err(invalid(format!(
@@ -409,64 +394,67 @@ pub fn from_matches(matches: &clap::ArgMatches) -> Result<MatchConfig, CliError>
     }
     let engines: [EngineSpec; 2] = specs.try_into().expect("two engines");
 
-    let openings = match &openings_path {
+    let openings = match &args.openings {
         Some(path) => {
             Opening::load(path).map_err(|e| invalid(format!("openings {}: {e}", path.display())))?
         }
         None => vec![Opening::startpos()],
     };
-    let games = games.unwrap_or(2 * openings.len());
-    if let Some(cp) = resign_score {
-        rules.resign = Some(Adjudication {
+    let games = args.games.map_or(2 * openings.len(), |g| g as usize);
+    let rules = GameRules {
+        rule: args.rule,
+        max_moves: (args.max_moves > 0).then_some(args.max_moves),
+        margin_ms: args.margin,
+        move_timeout_ms: args.move_timeout,
+        ready_timeout: Duration::from_millis(args.ready_timeout),
+        resign: args.resign_score.map(|cp| Adjudication {
             score_cp: cp.abs(),
-            moves: resign_moves.max(1),
+            moves: args.resign_moves.max(1),
             after_ply: 0,
-        });
-    }
-    if let Some(cp) = draw_score {
-        rules.draw = Some(Adjudication {
+        }),
+        draw: args.draw_score.map(|cp| Adjudication {
             score_cp: cp.abs(),
-            moves: draw_moves.max(1),
-            after_ply: draw_after,
-        });
-    }
-    let sprt = match sprt {
+            moves: args.draw_moves.max(1),
+            after_ply: args.draw_after,
+        }),
+    };
+    let sprt = match args.sprt.as_deref() {
         None => None,
-        Some((elo0, elo1)) => {
+        Some(&[elo0, elo1]) => {
             if elo0 >= elo1 {
                 return Err(invalid("--sprt needs elo0 < elo1"));
             }
             let in_range = |p: f64| p > 0.0 && p < 0.5;
-            if !in_range(alpha) || !in_range(beta) {
+            if !in_range(args.alpha) || !in_range(args.beta) {
                 return Err(invalid("--alpha and --beta must lie between 0 and 0.5"));
             }
             Some(Sprt {
                 elo0,
                 elo1,
-                alpha,
-                beta,
+                alpha: args.alpha,
+                beta: args.beta,
             })
         }
+        Some(_) => return Err(invalid("--sprt takes two values, elo0 and elo1")),
     };
-    let resuming = resume.is_some();
-    let out = match (out, resume) {
-        (Some(out), Some(resume)) if out != resume => {
+    let out = match (args.out, &args.resume) {
+        (Some(out), Some(resume)) if out != *resume => {
             return Err(invalid(
                 "--resume <dir> continues the records in <dir>; leave out --out or give the same folder",
             ))
         }
-        (out, resume) => resume.or(out),
+        (out, resume) => resume.clone().or(out),
     };
     Ok(MatchConfig {
         engines,
         openings,
         games,
-        concurrency,
+        concurrency: args.concurrency as usize,
         rules,
         sprt,
         out,
-        resume: resuming,
-        quiet,
+        resume: args.resume.is_some(),
+        quiet: args.quiet,
     })
 }
 
@@ -526,6 +514,23 @@ mod tests {
             (0.0, 10.0, 0.1, 0.05)
         );
         assert_eq!(c.openings.len(), 1);
+        let c = parse(&args(
+            "--depth 7 --engine a --engine b --byoyomi 5 --time 60000",
+        ))
+        .unwrap();
+        assert_eq!(
+            (c.engines[0].tc.depth, c.engines[0].tc.byoyomi_ms),
+            (Some(7), 0)
+        );
+        assert_eq!(
+            (
+                c.engines[1].tc.depth,
+                c.engines[1].tc.byoyomi_ms,
+                c.engines[1].tc.time_ms
+            ),
+            (None, 5, 60_000)
+        );
+        assert_eq!(c.games, 2);
     }
 
     #[test]

@@ -83,8 +83,8 @@ pub struct MatchReport {
 
 /// `hayate match ...`: parses the arguments, plays the match with progress on stdout, and
 /// returns the process exit code (2 for a bad command line, 1 when the match failed).
-pub fn run_cli(args: &clap::ArgMatches) -> i32 {
-    let config = match cli::from_matches(args) {
+pub fn run_cli(args: cli::MatchArgs, matches: &clap::ArgMatches) -> i32 {
+    let config = match cli::from_matches(args, matches) {
         Ok(config) => config,
         Err(e) => return crate::cli::bad_input("match", e),
     };
@@ -224,8 +224,7 @@ fn worker(
         let Some(&index) = pending.get(next_game.fetch_add(1, Ordering::SeqCst)) else {
             break;
         };
-        let pair = index / 2;
-        let opening_index = pair % config.openings.len();
+        let opening_index = config.opening_of(index);
         let setup = GameSetup {
             index,
             opening_index,
@@ -318,10 +317,7 @@ impl Records {
     fn create(dir: Option<&Path>) -> Result<Records, MatchError> {
         let dir = match dir {
             Some(dir) => {
-                fs::create_dir_all(dir).map_err(|source| MatchError::Records {
-                    path: dir.to_path_buf(),
-                    source,
-                })?;
+                fs::create_dir_all(dir).map_err(records_error(dir))?;
                 dir.to_path_buf()
             }
             None => new_folder()?,
@@ -332,10 +328,7 @@ impl Records {
                 .write(true)
                 .create_new(true)
                 .open(&path)
-                .map_err(|source| MatchError::Records {
-                    path: path.clone(),
-                    source,
-                })?;
+                .map_err(records_error(&path))?;
             Ok((file, path))
         };
         let (csa, csa_path) = open("games.csa")?;
@@ -391,7 +384,7 @@ impl Records {
                     config.games
                 )));
             }
-            let expected = &config.openings[(game.index / 2) % config.openings.len()];
+            let expected = &config.openings[config.opening_of(game.index)];
             if game.opening.to_string() != expected.to_string() {
                 return Err(refuse(format!(
                     "game {n} started from '{}', not from '{expected}': give the same --openings",
@@ -418,10 +411,7 @@ impl Records {
             OpenOptions::new()
                 .append(true)
                 .open(path)
-                .map_err(|source| MatchError::Records {
-                    path: path.to_path_buf(),
-                    source,
-                })
+                .map_err(records_error(path))
         };
         let records = Records {
             csa: append(&csa_path)?,
@@ -441,10 +431,6 @@ impl Records {
         csa.push_str(&record::csa_game(game));
         self.written += 1;
         let json = record::json_game(game, names) + "\n";
-        let fail = |path: &Path| {
-            let path = path.to_path_buf();
-            move |source| MatchError::Records { path, source }
-        };
         // Each game reaches the disk before the next is written (a machine that goes down
         // keeps every finished game), the CSA first: a JSON line is only there for a game
         // whose CSA record is complete.
@@ -452,30 +438,32 @@ impl Records {
             .write_all(csa.as_bytes())
             .and_then(|()| self.csa.flush())
             .and_then(|()| self.csa.sync_data())
-            .map_err(fail(&self.csa_path))?;
+            .map_err(records_error(&self.csa_path))?;
         self.json
             .write_all(json.as_bytes())
             .and_then(|()| self.json.flush())
             .and_then(|()| self.json.sync_data())
-            .map_err(fail(&self.json_path))
+            .map_err(records_error(&self.json_path))
     }
+}
+
+/// The error of a record file or folder that could not be written.
+fn records_error(path: &Path) -> impl FnOnce(io::Error) -> MatchError {
+    let path = path.to_path_buf();
+    move |source| MatchError::Records { path, source }
 }
 
 /// Writes `path` anew through a synced temporary file and a rename, so it holds either
 /// the old or the new text whatever happens.
 fn replace_file(path: &Path, text: &str) -> Result<(), MatchError> {
-    let fail = |source| MatchError::Records {
-        path: path.to_path_buf(),
-        source,
-    };
     let mut temp_name = path.as_os_str().to_owned();
     temp_name.push(".tmp");
     let temp = PathBuf::from(temp_name);
-    let mut file = File::create(&temp).map_err(fail)?;
+    let mut file = File::create(&temp).map_err(records_error(path))?;
     file.write_all(text.as_bytes())
         .and_then(|()| file.sync_all())
-        .map_err(fail)?;
-    fs::rename(&temp, path).map_err(fail)
+        .map_err(records_error(path))?;
+    fs::rename(&temp, path).map_err(records_error(path))
 }
 
 /// A new `match-YYYYMMDD-HHMMSS` folder (UTC) in the current directory, with `-2`, `-3`, …
