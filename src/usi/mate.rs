@@ -5,33 +5,27 @@
 //! made at the first `go mate` and kept, and cleared before each problem so that answers
 //! do not depend on what was solved before.
 
+use super::background::Background;
 use super::Output;
 use crate::mate::{self, cli::outcome_text, Limits, Outcome, Progress, Table};
 use crate::position::Position;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::thread::JoinHandle;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// Stack of the solving thread: the search recurses once per ply of the line it follows.
 const STACK_BYTES: usize = 256 << 20;
 
-struct Job {
-    stop: Arc<AtomicBool>,
-    handle: JoinHandle<Table>,
-}
-
 /// The `go mate` state of a session.
 #[derive(Default)]
 pub struct MateRunner {
     table: Option<Table>,
-    job: Option<Job>,
+    job: Option<Background<Table>>,
 }
 
 impl MateRunner {
     /// Whether a `go mate` is still working.
     pub fn is_running(&self) -> bool {
-        self.job.as_ref().is_some_and(|j| !j.handle.is_finished())
+        self.job.as_ref().is_some_and(Background::is_running)
     }
 
     /// Starts solving `pos` for at most `millis` (no limit: `None`), with a table of `mib`
@@ -51,25 +45,15 @@ impl MateRunner {
                 }
             }
         };
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = stop.clone();
-        let spawned = std::thread::Builder::new()
-            .name("mate".to_string())
-            .stack_size(STACK_BYTES)
-            .spawn(move || solve(pos, millis, table, &flag, &out));
-        match spawned {
-            Ok(handle) => self.job = Some(Job { stop, handle }),
-            Err(e) => eprintln!("hayate: cannot start the mate thread: {e}"),
-        }
+        self.job = Background::start("mate", STACK_BYTES, move |stop| {
+            solve(pos, millis, table, stop, &out)
+        });
     }
 
     /// Stops a running `go mate` (it answers with what it has) and waits for it.
     pub fn finish(&mut self) {
-        if let Some(job) = self.job.take() {
-            job.stop.store(true, Ordering::SeqCst);
-            if let Ok(table) = job.handle.join() {
-                self.table = Some(table);
-            }
+        if let Some(table) = self.job.take().and_then(Background::finish) {
+            self.table = Some(table);
         }
     }
 }

@@ -4,6 +4,7 @@
 //! the thinking on its own thread, so `stop`, `ponderhit`, `isready`, `gameover` and `quit`
 //! are answered while it runs. Every line goes out whole and flushed through [`Output`].
 
+mod background;
 mod book;
 mod evalfile;
 mod go;
