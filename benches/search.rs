@@ -5,7 +5,8 @@
 //! the static evaluation.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use hayate::bench::{parse_line, POSITIONS};
+use hayate::bench::POSITIONS;
+use hayate::position::PositionCommand;
 use hayate::search::{Event, Reporter, Settings};
 use hayate::threads::ThreadPool;
 use std::sync::Arc;
@@ -20,7 +21,7 @@ fn search(c: &mut Criterion) {
         ("startpos", POSITIONS[0], 9),
         ("middlegame", POSITIONS[4], 8),
     ] {
-        let pos = parse_line(line).unwrap();
+        let pos = PositionCommand::strict_position(line).unwrap();
         group.bench_function(format!("{name}/depth{depth}"), |b| {
             b.iter(|| {
                 pool.clear();
@@ -40,7 +41,7 @@ fn evaluation(c: &mut Criterion) {
     hayate::attacks::init();
     hayate::eval::init();
     for (name, line) in [("startpos", POSITIONS[0]), ("matsuri", POSITIONS[5])] {
-        let pos = parse_line(line).unwrap();
+        let pos = PositionCommand::strict_position(line).unwrap();
         c.bench_function(&format!("evaluate/{name}"), |b| {
             b.iter(|| hayate::eval::evaluate(black_box(&pos)))
         });

@@ -8,7 +8,7 @@
 //! fair way to measure how the node rate scales with threads: a fixed depth ends each
 //! short search with threads idling while the last one finishes its iteration.
 
-use crate::position::{Position, PositionCommand, PositionCommandError};
+use crate::position::PositionCommand;
 use crate::search::{Event, Reporter, Settings};
 use crate::threads::ThreadPool;
 use std::sync::{Arc, Mutex};
@@ -33,12 +33,6 @@ pub const POSITIONS: [&str; 12] = [
     "sfen 3g1ks2/6g2/4S4/7B1/9/9/9/9/9 b G2rb2s4n4l18p 1",
     "sfen l2g4l/4g1k2/2n1sp1p1/p1pps1p1p/1p5P1/P1PPSPP1P/1PS1G2R1/1K1G5/LN6L w RBNPbnp 1",
 ];
-
-/// Parses a bench line: `startpos [moves ...]` or `sfen <sfen> [moves ...]` (the opening
-/// format of `hayate match`), and plays its moves.
-pub fn parse_line(line: &str) -> Result<Position, PositionCommandError> {
-    PositionCommand::parse_strict(line).map(|c| c.position())
-}
 
 /// How long each bench position is searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,7 +96,7 @@ pub fn run(
         millis: 0,
     };
     for (i, text) in POSITIONS.iter().enumerate() {
-        let pos = parse_line(text).expect("bench positions are valid");
+        let pos = PositionCommand::strict_position(text).expect("bench positions are valid");
         pool.clear();
         let last: Arc<Mutex<(u64, String)>> = Arc::new(Mutex::new((0, String::new())));
         let sink = last.clone();
@@ -180,24 +174,19 @@ pub fn run_cli(args: BenchArgs) -> i32 {
     }
     crate::attacks::init();
     crate::eval::init();
-    let eval = match eval_file {
-        None | Some("linear" | "internal") => crate::eval::Evaluator::Linear,
-        Some(path) => match crate::eval::nnue::load(std::path::Path::new(path)) {
-            Ok((net, warnings)) => {
-                for w in warnings {
-                    eprintln!("hayate bench: {path}: {w}");
-                }
-                println!(
-                    "evaluation: {} from {path}, FV_SCALE {fv_scale}",
-                    net.arch().name()
-                );
-                crate::eval::Evaluator::Nnue {
-                    net: std::sync::Arc::new(net),
-                    fv_scale,
-                }
+    let name = eval_file.unwrap_or("linear");
+    let eval = match crate::eval::Evaluator::named(name, fv_scale) {
+        Ok((eval, warnings)) => {
+            for w in warnings {
+                eprintln!("hayate bench: {name}: {w}");
             }
-            Err(e) => return crate::cli::bad_input("bench", format!("--evalfile {path}: {e}")),
-        },
+            if let crate::eval::Evaluator::Nnue { net, .. } = &eval {
+                let arch = net.arch().name();
+                println!("evaluation: {arch} from {name}, FV_SCALE {fv_scale}");
+            }
+            eval
+        }
+        Err(e) => return crate::cli::bad_input("bench", format!("--evalfile {name}: {e}")),
     };
     let result = run(limit, threads, hash, &eval, |l| println!("{l}"));
     println!("{limit} threads {threads} time {} ms", result.millis);

@@ -163,8 +163,8 @@ pub fn bookinfo_cli(args: BookinfoArgs) -> i32 {
         );
     }
     if let Some(text) = probe {
-        let pos = match PositionCommand::parse_strict(&text) {
-            Ok(c) => c.position(),
+        let pos = match PositionCommand::strict_position(&text) {
+            Ok(pos) => pos,
             Err(e) => return crate::cli::bad_input("bookinfo", format!("--probe: {e}")),
         };
         let started = Instant::now();

@@ -86,6 +86,18 @@ pub enum Evaluator {
 }
 
 impl Evaluator {
+    /// The evaluation a tool's `--evalfile` names: `linear` (or `internal`, which is the
+    /// linear one while no net is built in) for the hand-made evaluation, otherwise a net
+    /// file divided by `fv_scale`, with the loader's warnings.
+    pub fn named(name: &str, fv_scale: i32) -> Result<(Evaluator, Vec<String>), nnue::NnueError> {
+        if matches!(name, "linear" | "internal") {
+            return Ok((Evaluator::Linear, Vec::new()));
+        }
+        let (net, warnings) = nnue::load(std::path::Path::new(name))?;
+        let net = std::sync::Arc::new(net);
+        Ok((Evaluator::Nnue { net, fv_scale }, warnings))
+    }
+
     /// The static evaluation of `pos` for the side to move, from scratch (the search
     /// keeps its own incremental state instead). Positions the net cannot evaluate (a
     /// king missing) get the linear evaluation.

@@ -10,9 +10,8 @@
 
 use super::packed::{self, PackedSfenValue, RECORD_BYTES};
 use crate::attacks::Rng;
-use crate::bench::parse_line;
 use crate::eval::Evaluator;
-use crate::position::{EnteringKingRule, Position, Repetition};
+use crate::position::{EnteringKingRule, Position, PositionCommand, Repetition};
 use crate::search::{score, Decision, Event, Limits, Reporter, Settings};
 use crate::threads::ThreadPool;
 use crate::time::TimeOptions;
@@ -169,7 +168,7 @@ pub fn play_game(pool: &mut ThreadPool, config: &GenConfig, index: usize) -> Gam
     let openings = openings();
     let mut rng = Rng(config.seed ^ (index as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let opening = openings[(rng.next_u64() % openings.len() as u64) as usize];
-    let mut pos = parse_line(opening).expect("the openings are valid");
+    let mut pos = PositionCommand::strict_position(opening).expect("the openings are valid");
     pool.clear();
     let mut records = Vec::new();
     // The side to move of each record, for its result.
@@ -606,13 +605,10 @@ fn config_of(args: GensfenArgs) -> Result<GenConfig, String> {
         hash_mib: args.hash as usize,
         eval: Evaluator::Linear,
     };
-    if let Some(path) = args.evalfile.filter(|p| p != "linear" && p != "internal") {
-        let (net, _) = crate::eval::nnue::load(Path::new(&path))
-            .map_err(|e| format!("--evalfile {path}: {e}"))?;
-        config.eval = Evaluator::Nnue {
-            net: Arc::new(net),
-            fv_scale: args.fv_scale,
-        };
+    if let Some(path) = &args.evalfile {
+        config.eval = Evaluator::named(path, args.fv_scale)
+            .map_err(|e| format!("--evalfile {path}: {e}"))?
+            .0;
     }
     Ok(config)
 }
@@ -658,26 +654,17 @@ pub fn agreement(pairs: &[(i32, i32)]) -> Agreement {
 fn evaluate_cli(path: &Path, count: u64, skip: u64, eval: &str, fv_scale: i32) -> i32 {
     crate::attacks::init();
     crate::eval::init();
-    let evaluator = match eval {
-        "linear" | "internal" => Evaluator::Linear,
-        file => match crate::eval::nnue::load(Path::new(file)) {
-            Ok((net, _)) => Evaluator::Nnue {
-                net: Arc::new(net),
-                fv_scale,
-            },
-            Err(e) => return crate::cli::bad_input("gensfen", format!("--evaluate {file}: {e}")),
-        },
+    let evaluator = match Evaluator::named(eval, fv_scale) {
+        Ok((evaluator, _)) => evaluator,
+        Err(e) => return crate::cli::bad_input("gensfen", format!("--evaluate {eval}: {e}")),
     };
-    let bytes = match crate::files::read_regular(path) {
-        Ok(b) => b,
+    let records = match packed::read_file(path, skip, count) {
+        Ok((records, _)) => records,
         Err(e) => return crate::cli::bad_input("gensfen", format!("{}: {e}", path.display())),
     };
-    let pairs: Vec<(i32, i32)> = bytes
-        .chunks_exact(RECORD_BYTES)
-        .skip(skip.min(usize::MAX as u64) as usize)
-        .take(count.min(usize::MAX as u64) as usize)
-        .filter_map(|chunk| {
-            let record = PackedSfenValue::from_bytes(chunk.try_into().expect("40 bytes"));
+    let pairs: Vec<(i32, i32)> = records
+        .iter()
+        .filter_map(|record| {
             let pos = packed::unpack(&record.sfen).ok()?;
             Some((evaluator.evaluate(&pos), record.score as i32))
         })
@@ -693,18 +680,13 @@ fn evaluate_cli(path: &Path, count: u64, skip: u64, eval: &str, fv_scale: i32) -
 
 /// `hayate gensfen --read FILE`: the records as text, one a line.
 fn read_cli(path: &Path, count: u64, skip: u64) -> i32 {
-    let bytes = match crate::files::read_regular(path) {
-        Ok(b) => b,
+    let (records, stray) = match packed::read_file(path, skip, count) {
+        Ok(read) => read,
         Err(e) => return crate::cli::bad_input("gensfen", format!("{}: {e}", path.display())),
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    for chunk in bytes
-        .chunks_exact(RECORD_BYTES)
-        .skip(skip.min(usize::MAX as u64) as usize)
-        .take(count.min(usize::MAX as u64) as usize)
-    {
-        let record = PackedSfenValue::from_bytes(chunk.try_into().expect("40 bytes"));
+    for record in &records {
         let line = match packed::unpack(&record.sfen) {
             Ok(pos) => {
                 let mv = packed::move_from_u16(record.mv)
@@ -723,11 +705,10 @@ fn read_cli(path: &Path, count: u64, skip: u64) -> i32 {
             return 0;
         }
     }
-    if !bytes.len().is_multiple_of(RECORD_BYTES) {
+    if stray > 0 {
         eprintln!(
-            "hayate gensfen: {} ends with {} stray bytes",
-            path.display(),
-            bytes.len() % RECORD_BYTES
+            "hayate gensfen: {} ends with {stray} stray bytes",
+            path.display()
         );
     }
     0

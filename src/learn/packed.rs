@@ -333,3 +333,20 @@ impl PackedSfenValue {
         }
     }
 }
+
+/// The records of a file: the first `skip` left out, at most `count` read, and the number
+/// of stray bytes after the last whole record (a file cut short).
+pub fn read_file(
+    path: &std::path::Path,
+    skip: u64,
+    count: u64,
+) -> std::io::Result<(Vec<PackedSfenValue>, usize)> {
+    let bytes = crate::files::read_regular(path)?;
+    let records = bytes
+        .chunks_exact(RECORD_BYTES)
+        .skip(skip.min(usize::MAX as u64) as usize)
+        .take(count.min(usize::MAX as u64) as usize)
+        .map(|c| PackedSfenValue::from_bytes(c.try_into().expect("40 bytes")))
+        .collect();
+    Ok((records, bytes.len() % RECORD_BYTES))
+}

@@ -151,6 +151,12 @@ impl PositionCommand {
         Ok(command)
     }
 
+    /// The position a line that must be exactly right names (see
+    /// [`PositionCommand::parse_strict`]), after its moves.
+    pub fn strict_position(text: &str) -> Result<Position, PositionCommandError> {
+        PositionCommand::parse_strict(text).map(|c| c.position())
+    }
+
     /// The position after the moves.
     pub fn position(&self) -> Position {
         let mut pos = self.start.clone();

@@ -58,9 +58,7 @@ fn play_game(
     rng: &mut Rng,
 ) -> GameOutcome {
     use crate::types::Color;
-    let mut pos = PositionCommand::parse_strict(opening)
-        .expect("openings are valid")
-        .position();
+    let mut pos = PositionCommand::strict_position(opening).expect("openings are valid");
     pool.clear();
     let mut samples = Vec::new();
     let mut decisive_streak: i32 = 0;

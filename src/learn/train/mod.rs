@@ -23,7 +23,7 @@ pub use cli::{run_cli, TrainArgs};
 pub use model::Model;
 pub use optimizer::Trainer;
 
-use super::packed::{self, PackedSfenValue, RECORD_BYTES};
+use super::packed::{self, PackedSfenValue};
 use crate::eval::nnue::arch::{Architecture, FeatureSet, PIECE_STATES};
 use crate::eval::nnue::features;
 use crate::position::Position;
@@ -149,11 +149,7 @@ pub fn mirror_files(pos: &Position) -> Result<Position, crate::position::SfenErr
 
 /// Reads every whole record of a file.
 pub fn read_records(path: &Path) -> std::io::Result<Vec<PackedSfenValue>> {
-    let bytes = crate::files::read_regular(path)?;
-    Ok(bytes
-        .chunks_exact(RECORD_BYTES)
-        .map(|c| PackedSfenValue::from_bytes(c.try_into().expect("40 bytes")))
-        .collect())
+    packed::read_file(path, 0, u64::MAX).map(|(records, _)| records)
 }
 
 /// Splits records into training and held-out positions by game: a game begins where the
