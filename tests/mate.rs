@@ -233,6 +233,98 @@ fn the_31_and_33_ply_problems_are_solved_within_ten_seconds() {
     }
 }
 
+/// The published long problems of tests/data/tsume-long.sfen: (line, sfen, listed plies,
+/// listed solution).
+fn long_problems() -> Vec<(usize, String, usize, Vec<String>)> {
+    include_str!("data/tsume-long.sfen")
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|(i, l)| {
+            let f: Vec<&str> = l.split('\t').collect();
+            let solution = f
+                .get(2)
+                .map_or(vec![], |s| s.split_whitespace().map(String::from).collect());
+            (
+                i + 1,
+                f[0].to_string(),
+                f[1].trim().parse().unwrap(),
+                solution,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_long_problems_file_holds_valid_positions_and_lines() {
+    let problems = long_problems();
+    assert_eq!(problems.len(), 5);
+    for (line, sfen, listed, solution) in &problems {
+        let root = pos(sfen);
+        if !solution.is_empty() {
+            assert_eq!(solution.len(), *listed, "line {line}");
+            if let Err(e) = check_line(&root, solution) {
+                panic!("line {line}: {e}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_29_ply_problem_with_white_attacking_is_solved_in_its_length() {
+    let (_, sfen, listed, _) = long_problems().swap_remove(0);
+    assert_eq!(listed, 29);
+    let root = pos(&sfen);
+    let mut table = Table::new(256);
+    let r = solve(&root, &mut table, seconds(20));
+    let Outcome::Mate(line) = &r.outcome else {
+        panic!("{:?} after {:?}", r.outcome, r.elapsed);
+    };
+    let line = texts(line);
+    if let Err(e) = check_line(&root, &line) {
+        panic!("{e}: {}", line.join(" "));
+    }
+    assert_eq!(line.len(), 29, "{}", line.join(" "));
+}
+
+/// The long problems as a benchmark (`cargo test --release --test mate -- --ignored
+/// --nocapture long`; `HAYATE_LONG_SECONDS`, default 120, per problem). Each answer must
+/// be a valid mating line; the problems solved so far must stay solved, Kemuri-zume and
+/// Kotobuki at their published lengths.
+#[test]
+#[ignore]
+fn long_problems_benchmark() {
+    let seconds_each = std::env::var("HAYATE_LONG_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(120);
+    let mut table = Table::new(4096);
+    for (line, sfen, listed, _) in long_problems() {
+        let root = pos(&sfen);
+        let r = solve(&root, &mut table, seconds(seconds_each));
+        let plies = match &r.outcome {
+            Outcome::Mate(moves) => {
+                let moves = texts(moves);
+                if let Err(e) = check_line(&root, &moves) {
+                    panic!("line {line}: {e}: {}", moves.join(" "));
+                }
+                Some(moves.len())
+            }
+            Outcome::NoMate => panic!("line {line}: nomate for a published mate"),
+            Outcome::Unknown => None,
+        };
+        println!(
+            "line {line}: listed {listed}, found {plies:?}, first mate {:?}, total {:?}, {} nodes/s",
+            r.first_mate,
+            r.elapsed,
+            r.nps()
+        );
+        if listed == 117 || listed == 611 || listed == 29 {
+            assert_eq!(plies, Some(listed), "line {line}");
+        }
+    }
+}
+
 #[test]
 fn a_small_table_is_collected_and_the_search_still_succeeds() {
     // The 11-ply problem with a 1 MiB table (32,768 entries).

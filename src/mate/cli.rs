@@ -160,7 +160,7 @@ fn run_file(path: &str, a: &MateArgs, limits: Limits, table: &mut Table) -> i32 
             .first_mate
             .map_or("-".to_string(), |t| t.as_millis().to_string());
         println!(
-            "line {:>3}: listed {:>3} plies, {:<10}{} {:>9} nodes {:>7} ms (first mate {first} ms)",
+            "line {:>3}: listed {:>4} plies, {:<10}{} {:>10} nodes {:>7} ms (first mate {first} ms) {:>7} nps",
             number + 1,
             listed_text,
             result,
@@ -170,7 +170,8 @@ fn run_file(path: &str, a: &MateArgs, limits: Limits, table: &mut Table) -> i32 
                 "         "
             },
             report.nodes,
-            report.elapsed.as_millis()
+            report.elapsed.as_millis(),
+            report.nps()
         );
     }
     println!(

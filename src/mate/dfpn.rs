@@ -10,10 +10,20 @@
 //!
 //! Refinements:
 //! - A new defender node starts with its number of legal replies as proof number
-//!   (counted without generating them), so a check with no reply is mate at once.
+//!   (counted without generating them, the drops onto one square once), so a check with
+//!   no reply is mate at once.
+//! - At a defender node, interpositions on one square by different pieces count as one
+//!   reply in the proof number (the largest of theirs): they usually fall the same way,
+//!   and summing them made checks that allow a chain of interpositions look hopeless.
 //! - Child thresholds use the "1 + epsilon" rule (a quarter above the second-best child),
 //!   which saves most of the re-expansions plain df-pn makes when two children alternate.
-//! - Proofs and disproofs hold across hands (see [`Table`]).
+//! - Proofs and disproofs hold across hands (see [`Table`]). A proof is stored with the
+//!   least hand it needs (its proof pieces): nothing at a mate, except the pieces the
+//!   defender could interpose if the attacker held fewer
+//!   ([`super::interposition::withheld_interposers`]); at an attacker node the hand of
+//!   the mating child plus a dropped piece, less a captured one; at a defender node the
+//!   largest of its replies' hands. So a mate found after one interposed piece is taken
+//!   also answers the other pieces that could have stood there.
 //! - A search may be limited to mates of at most N plies (used to look for shorter mates
 //!   once one is found). A proof then counts only if its mate is short enough, and a
 //!   failure caused by the limit is recorded with the number of plies it was shown for,
@@ -26,10 +36,11 @@
 //!   one is searched again without reusing them, which makes that disproof exact.
 
 use super::checks::generate_checks;
-use super::interposition::is_useless_interposition;
+use super::interposition::{is_useless_interposition, withheld_interposers};
+use super::path::Path;
 use super::table::{Known, Table, INF};
 use crate::position::{GenType, Position};
-use crate::types::{Color, Hand, Move, MoveList};
+use crate::types::{Color, Hand, Move, MoveList, PieceKind};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -40,16 +51,16 @@ pub const MAX_PLY: usize = 3000;
 #[derive(Clone, Copy, Debug)]
 struct Child {
     mv: Move,
-    key: u64,
-    hand: Hand,
     known: Known,
     /// Plies left for the mate after this move.
     remaining: u16,
     /// A useless interposition: its mate is counted two plies shorter.
     useless: bool,
-    /// Repeats a position of the path: a failure for the attacker that the table must
-    /// not overwrite.
-    repetition: bool,
+    /// The kind of hand piece the move takes, if it captures.
+    captured: Option<PieceKind>,
+    /// Drops onto one square share a group (the square's index plus one); every other
+    /// move is alone (0).
+    group: u8,
 }
 
 /// No limit on the length of the mate; also the mark of a failure shown without one.
@@ -60,13 +71,7 @@ const UNKNOWN: Known = Known {
     dn: 1,
     len: 0,
     tainted: false,
-};
-
-const PROVED_HERE: Known = Known {
-    pn: 0,
-    dn: INF,
-    len: 0,
-    tainted: false,
+    hand: Hand::EMPTY,
 };
 
 const FAILED_ON_PATH: Known = Known {
@@ -74,25 +79,29 @@ const FAILED_ON_PATH: Known = Known {
     dn: 0,
     len: NO_LIMIT,
     tainted: true,
+    hand: Hand::EMPTY,
 };
 
-/// A failure shown with `remaining` plies left (for every number of plies: `NO_LIMIT`).
-fn failed(remaining: u16) -> Known {
+/// A mate on the board, which holds for every attacker hand of at least `hand`.
+fn proved_here(hand: Hand) -> Known {
+    Known {
+        pn: 0,
+        dn: INF,
+        len: 0,
+        tainted: false,
+        hand,
+    }
+}
+
+/// A failure shown with `remaining` plies left (for every number of plies: `NO_LIMIT`)
+/// for an attacker holding `hand` (or less).
+fn failed(remaining: u16, hand: Hand) -> Known {
     Known {
         pn: INF,
         dn: 0,
         len: remaining,
         tainted: false,
-    }
-}
-
-/// What a stored result means for a node with `remaining` plies left: a proof only if
-/// its mate fits, a failure only if it was shown with at least as many plies.
-pub fn usable(k: Known, remaining: u16) -> Known {
-    if (k.pn == 0 && k.len > remaining) || (k.dn == 0 && k.len < remaining) {
-        UNKNOWN
-    } else {
-        k
+        hand,
     }
 }
 
@@ -117,8 +126,8 @@ pub struct Dfpn<'a> {
     stop: &'a AtomicBool,
     /// Set when a limit or `stop` ended the search; the numbers returned are then partial.
     pub aborted: bool,
-    /// Full keys (board and hands) of the positions on the path, for repetitions.
-    path: Vec<u64>,
+    /// The positions on the path, for repetitions.
+    path: Path,
     /// Whether failures that rested on a repetition (tainted) are taken from the table.
     /// Off, every such failure is found again on the path at hand, which makes a
     /// disproof exact at the price of more search.
@@ -147,7 +156,7 @@ impl<'a> Dfpn<'a> {
             deadline: None,
             stop,
             aborted: false,
-            path: Vec::new(),
+            path: Path::default(),
             reuse_tainted: true,
             hit_max_ply: false,
             progress,
@@ -170,7 +179,7 @@ impl<'a> Dfpn<'a> {
     /// [`Dfpn::solve`] as if the positions with these full keys had been played before:
     /// returning to one of them fails, so the proof found does not lead back to them.
     pub fn solve_after(&mut self, history: &[u64], remaining: u16) -> Known {
-        let saved = std::mem::replace(&mut self.path, history.to_vec());
+        let saved = std::mem::replace(&mut self.path, Path::from_keys(history));
         let known = self.solve(remaining);
         self.path = saved;
         known
@@ -189,11 +198,7 @@ impl<'a> Dfpn<'a> {
     /// The table's numbers for a position, as far as they hold for `remaining` plies
     /// and for this search.
     fn lookup(&self, key: u64, hand: Hand, remaining: u16) -> Option<Known> {
-        let k = self.table.probe(key, hand)?;
-        if k.tainted && !self.reuse_tainted {
-            return None;
-        }
-        Some(usable(k, remaining))
+        self.table.probe(key, hand, remaining, self.reuse_tainted)
     }
 
     fn is_or_node(&self) -> bool {
@@ -228,40 +233,62 @@ impl<'a> Dfpn<'a> {
     fn child(&mut self, mv: Move, or: bool, remaining: u16) -> Child {
         let useless = !or && is_useless_interposition(&self.pos, mv);
         let remaining = after_move(remaining, useless);
+        let captured = if mv.is_drop() {
+            None
+        } else {
+            self.pos.piece_at(mv.to()).map(|p| p.kind().unpromoted())
+        };
+        let group = if mv.is_drop() {
+            mv.to().index() as u8 + 1
+        } else {
+            0
+        };
         self.pos.play_unchecked(mv);
         let key = self.pos.board_key();
         let hand = self.pos.hand(self.attacker);
-        let repetition = self.path.contains(&self.pos.key());
+        let repetition = self.path.contains(self.pos.key());
         let known = if repetition {
             FAILED_ON_PATH
         } else if let Some(k) = self.lookup(key, hand, remaining) {
             k
         } else if or {
             // The defender to move: each reply is one leaf still to prove.
-            match self.pos.count_legal() {
+            match self.pos.count_legal_grouping_drops() {
                 0 => {
                     // Mate: recorded so that the line can be read back from the table.
-                    self.table.store(key, hand, PROVED_HERE, 1);
-                    PROVED_HERE
+                    let known = proved_here(withheld_interposers(&self.pos));
+                    self.table.store(key, known.hand, known, 1);
+                    known
                 }
                 n => Known {
                     pn: n as u32,
+                    hand,
                     ..UNKNOWN
                 },
             }
         } else {
-            UNKNOWN
+            Known { hand, ..UNKNOWN }
         };
         self.pos.undo();
         Child {
             mv,
-            key,
-            hand,
             known,
             remaining,
             useless,
-            repetition,
+            captured,
+            group,
         }
+    }
+
+    /// Records a result: a proof under its proof hand, a disproof under its disproof
+    /// hand, anything else under the hand it was found with.
+    fn store(&mut self, key: u64, hand: Hand, known: Known, amount: u64) {
+        let hand = if known.pn == 0 || known.dn == 0 {
+            known.hand
+        } else {
+            hand
+        };
+        self.table.store(key, hand, known, amount);
     }
 
     /// The multiple-iterative-deepening step of df-pn: searches the current position
@@ -276,17 +303,21 @@ impl<'a> Dfpn<'a> {
         let start = self.nodes;
 
         if or && remaining == 0 {
-            return failed(0);
+            return failed(0, hand);
         }
         let moves = self.moves();
         if moves.is_empty() {
             // No check to give fails; no reply to a check is mate.
-            let known = if or { failed(NO_LIMIT) } else { PROVED_HERE };
-            self.table.store(key, hand, known, 1);
+            let known = if or {
+                failed(NO_LIMIT, hand)
+            } else {
+                proved_here(withheld_interposers(&self.pos))
+            };
+            self.store(key, hand, known, 1);
             return known;
         }
         if remaining == 0 {
-            return failed(0);
+            return failed(0, hand);
         }
         if self.path.len() >= MAX_PLY {
             self.hit_max_ply = true;
@@ -306,6 +337,10 @@ impl<'a> Dfpn<'a> {
                 break;
             }
         }
+        if !or {
+            // The drops onto one square side by side, for the grouped proof number.
+            children.sort_by_key(|c| c.group);
+        }
 
         self.path.push(self.pos.key());
         let mut known;
@@ -323,8 +358,12 @@ impl<'a> Dfpn<'a> {
                     (thdn - known.dn).saturating_add(c.known.dn).min(INF),
                 )
             } else {
+                // The child's group adds its largest proof number to the node's: the
+                // child may grow until the node's reaches its threshold.
                 (
-                    (thpn - known.pn).saturating_add(c.known.pn).min(INF),
+                    (thpn - known.pn)
+                        .saturating_add(summary.best_group_pn)
+                        .min(INF),
                     thdn.min(epsilon_above(summary.second)),
                 )
             };
@@ -332,20 +371,49 @@ impl<'a> Dfpn<'a> {
             let result = self.mid(cthpn, cthdn, c.remaining);
             self.pos.undo();
             children[best].known = result;
-            // Other children may have been settled through transpositions meanwhile.
-            for c in children.iter_mut() {
-                if !c.repetition && !c.known.is_proved() && !c.known.is_disproved() {
-                    if let Some(k) = self.lookup(c.key, c.hand, c.remaining) {
-                        c.known = k;
-                    }
-                }
-            }
+            // Only the searched child is brought up to date: looking up every sibling
+            // after every descent cost more than the transpositions it caught (the
+            // siblings are looked up afresh whenever the node is entered again).
         }
         self.path.pop();
+        if known.pn == 0 {
+            known.hand = self.proof_hand(or, &children);
+        } else {
+            // A disproof holds for the hand it was found with (and smaller ones).
+            known.hand = hand;
+        }
         if !self.aborted || known.pn == 0 || known.dn == 0 {
-            self.table.store(key, hand, known, self.nodes - start + 1);
+            self.store(key, hand, known, self.nodes - start + 1);
         }
         known
+    }
+
+    /// The least attacker hand for which the proof of the current node, with these
+    /// children, holds (see the module documentation).
+    fn proof_hand(&self, or: bool, children: &[Child]) -> Hand {
+        if or {
+            // The shortest mating child, as `summarize` reports the length.
+            let c = children
+                .iter()
+                .filter(|c| c.known.pn == 0)
+                .min_by_key(|c| c.known.len)
+                .expect("a proved attacker node has a proved child");
+            let mut need = c.known.hand;
+            if let Some(kind) = c.mv.drop_kind() {
+                need.add(kind);
+            } else if let Some(kind) = c.captured {
+                if need.count(kind) > 0 {
+                    need.remove(kind);
+                }
+            }
+            need
+        } else {
+            children
+                .iter()
+                .fold(withheld_interposers(&self.pos), |need, c| {
+                    need.max(c.known.hand)
+                })
+        }
     }
 }
 
@@ -356,6 +424,8 @@ struct Summary {
     /// The best child's rival: the second smallest proof number at an OR node, the second
     /// smallest disproof number at an AND node.
     second: u32,
+    /// At an AND node, what the best child's group adds to the proof number.
+    best_group_pn: u32,
 }
 
 fn summarize(or: bool, children: &[Child], remaining: u16) -> Summary {
@@ -369,11 +439,23 @@ fn summarize(or: bool, children: &[Child], remaining: u16) -> Summary {
     let mut any_tainted = false;
     let mut all_unlimited = true;
     let mut any_unlimited = false;
+    // At an AND node the children come sorted by group; a group adds its largest proof
+    // number (a move alone is its own group).
+    let mut group_max = 0u32;
     for (i, c) in children.iter().enumerate() {
         let k = c.known;
         // At an OR node we minimise pn and add dn; at an AND node the reverse.
         let (value, other) = if or { (k.pn, k.dn) } else { (k.dn, k.pn) };
-        sum += other as u64;
+        if or {
+            sum += other as u64;
+        } else {
+            let starts_group = c.group == 0 || i == 0 || children[i - 1].group != c.group;
+            if starts_group {
+                sum += group_max as u64;
+                group_max = 0;
+            }
+            group_max = group_max.max(other);
+        }
         if value < best_value {
             second = best_value.min(second);
             best_value = value;
@@ -396,6 +478,21 @@ fn summarize(or: bool, children: &[Child], remaining: u16) -> Summary {
             all_unlimited &= k.len == NO_LIMIT;
             any_unlimited |= k.len == NO_LIMIT && !k.tainted;
         }
+    }
+    let mut best_group_pn = 0;
+    if !or {
+        sum += group_max as u64;
+        let group = children[best].group;
+        best_group_pn = if group == 0 {
+            children[best].known.pn
+        } else {
+            children
+                .iter()
+                .filter(|c| c.group == group)
+                .map(|c| c.known.pn)
+                .max()
+                .unwrap_or(0)
+        };
     }
     let sum = if sum >= INF as u64 { INF } else { sum as u32 };
     let (pn, dn) = if or {
@@ -436,9 +533,12 @@ fn summarize(or: bool, children: &[Child], remaining: u16) -> Summary {
             dn,
             len,
             tainted,
+            // Filled in by the caller.
+            hand: Hand::EMPTY,
         },
         best,
         second,
+        best_group_pn,
     }
 }
 
@@ -447,4 +547,83 @@ fn summarize(or: bool, children: &[Child], remaining: u16) -> Summary {
 fn epsilon_above(second: u32) -> u32 {
     let s = second as u64;
     (s + s / 4 + 1).min(INF as u64) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn position(sfen: &str) -> Position {
+        crate::attacks::init();
+        sfen.parse().unwrap()
+    }
+
+    /// Solves `pos` on `table` and returns what the table then knows of `other`, a
+    /// position with the same board.
+    fn known_after_solving(pos: &Position, other: &Position, table: &mut Table) -> Known {
+        let stop = AtomicBool::new(false);
+        let mut progress = |_: u64, _: &Table| {};
+        let mut search = Dfpn::new(pos.clone(), table, &stop, &mut progress);
+        assert!(search.solve(NO_LIMIT).is_proved());
+        search.pos = other.clone();
+        search.known_here(NO_LIMIT)
+    }
+
+    #[test]
+    fn a_proof_needs_no_piece_it_never_used() {
+        // 8c1c mates next to the king: the gold in hand plays no part, so the proof
+        // also holds for the attacker without it (the defender holding it instead).
+        let with_gold = position("9/7Sk/1+R7/9/9/9/9/9/9 b Gr2b3g3s4n4l18p 1");
+        let without = position("9/7Sk/1+R7/9/9/9/9/9/9 b r2b4g3s4n4l18p 1");
+        let mut table = Table::new(1);
+        let known = known_after_solving(&with_gold, &without, &mut table);
+        assert!(known.is_proved(), "{known:?}");
+        assert!(known.hand.is_empty(), "{known:?}");
+    }
+
+    #[test]
+    fn a_proof_keeps_the_pieces_the_defender_could_interpose() {
+        // Every mate in one is a rook or lance dropped on the king's file with a square
+        // between: it mates only because the defender holds nothing to interpose. With a
+        // pawn less for the attacker the defender would hold one, so the proof must not
+        // answer for that hand.
+        let all = position("9/6G1k/9/9/9/9/9/9/9 b 2R2B3G4S4N4L18P 1");
+        let pawn_less = position("9/6G1k/9/9/9/9/9/9/9 b 2R2B3G4S4N4L17Pp 1");
+        let mut table = Table::new(1);
+        let known = known_after_solving(&all, &pawn_less, &mut table);
+        assert!(!known.is_proved(), "{known:?}");
+        assert_eq!(
+            table
+                .probe(all.board_key(), all.hand(Color::Black), NO_LIMIT, true)
+                .map(|k| k.pn),
+            Some(0)
+        );
+    }
+
+    #[test]
+    fn interpositions_on_one_square_add_one_proof_number() {
+        let child = |group: u8, pn: u32| Child {
+            mv: Move::drop(
+                PieceKind::Pawn,
+                crate::types::Square::from_index(0).unwrap(),
+            ),
+            known: Known {
+                pn,
+                dn: 1,
+                ..UNKNOWN
+            },
+            remaining: NO_LIMIT,
+            useless: false,
+            captured: None,
+            group,
+        };
+        // A king move (3), two drops on one square (4 and 6), one on another (2).
+        let children = [child(0, 3), child(5, 4), child(5, 6), child(9, 2)];
+        let s = summarize(false, &children, NO_LIMIT);
+        assert_eq!(s.known.pn, 3 + 6 + 2);
+        assert_eq!(
+            s.best_group_pn, 3,
+            "the best (first, dn 1) is the king move"
+        );
+    }
 }

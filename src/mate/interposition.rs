@@ -1,10 +1,15 @@
+//! Interpositions in the mate search.
+//!
 //! Useless interpositions (muda-ai): the tsume convention that decides which defences
 //! count when the length of a mate is read. Used by the solver, which searches such a
 //! drop shorter, and by the line reader, which reports the mate by the convention.
+//!
+//! Withheld interposers: the pieces a proof must leave in the attacker's hand because
+//! the defender, given them, could interpose (the proof pieces of a mate).
 
 use crate::attacks;
 use crate::position::Position;
-use crate::types::Move;
+use crate::types::{Bitboard, Hand, Move, PieceKind};
 
 /// A useless interposition (muda-ai): a drop between a distant checking piece and the
 /// king, on a square not next to the king, that the checker can simply take (it is not
@@ -28,4 +33,45 @@ pub fn is_useless_interposition(pos: &Position, mv: Move) -> bool {
     attacks::between(ksq, checker).has(to)
         && !attacks::king(ksq).has(to)
         && !pos.blockers_for_king(!us).has(checker)
+}
+
+/// At a defender's node in check: the attacker's pieces that a proof of this node must
+/// keep in the attacker's hand. Every piece neither on the board nor in the attacker's
+/// hand is the defender's, so with fewer pieces of a kind the attacker would hand the
+/// defender one, and a defender who holds none of that kind now could then interpose it
+/// between a distant checker and the king: a reply the proof never met. Kinds the
+/// defender holds already are among the replies searched; kinds that could not be
+/// dropped on any square between (dead ranks, two pawns on a file) change nothing.
+pub fn withheld_interposers(pos: &Position) -> Hand {
+    let defender = pos.side_to_move();
+    let attacker_hand = pos.hand(!defender);
+    let mut withheld = Hand::EMPTY;
+    let checkers = pos.checkers();
+    if attacker_hand.is_empty() || checkers.has_more_than_one() {
+        return withheld;
+    }
+    let (Some(checker), Some(ksq)) = (checkers.lsb(), pos.king_square(defender)) else {
+        return withheld;
+    };
+    let between = attacks::between(ksq, checker);
+    if between.is_empty() {
+        return withheld;
+    }
+    let defender_hand = pos.hand(defender);
+    for kind in PieceKind::HAND {
+        let held = attacker_hand.count(kind);
+        if held == 0 || defender_hand.count(kind) > 0 {
+            continue;
+        }
+        let squares = match kind {
+            PieceKind::Pawn => pos.pawn_drop_squares(between),
+            PieceKind::Lance => between & !Bitboard::far_ranks(defender, 1),
+            PieceKind::Knight => between & !Bitboard::far_ranks(defender, 2),
+            _ => between,
+        };
+        if squares.is_nonempty() {
+            withheld.set(kind, held);
+        }
+    }
+    withheld
 }

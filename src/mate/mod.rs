@@ -3,7 +3,8 @@
 //!
 //! The attacker (the side to move) must give check at every move; the defender may play
 //! any legal move, interposing drops included; a pawn drop that mates is illegal. The
-//! search is df-pn ([`dfpn`]) over a bounded proof table ([`table`]); the line reported is
+//! search is df-pn ([`dfpn`]) over a bounded proof table ([`table`]), with the path's
+//! positions for the repetition rule in `path`; the line reported is
 //! read from the proof ([`pv`]) and checked move by move before it is returned.
 //!
 //! Positions without an attacking king (the usual tsume setup, with the remaining pieces
@@ -13,6 +14,7 @@ pub mod checks;
 pub mod cli;
 pub mod dfpn;
 pub mod interposition;
+mod path;
 pub mod pv;
 pub mod table;
 

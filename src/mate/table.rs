@@ -65,6 +65,10 @@ pub struct Known {
     pub dn: u32,
     pub len: u16,
     pub tainted: bool,
+    /// A proof's hand: the least the attacker must hold for it (the proof holds for
+    /// every hand with at least as much of each kind). A disproof's: the most the
+    /// attacker may hold for it. Otherwise the hand the numbers were found with.
+    pub hand: Hand,
 }
 
 impl Known {
@@ -137,9 +141,13 @@ impl Table {
         (((key as u128 * clusters as u128) >> 64) as usize) * CLUSTER
     }
 
-    /// What is known for this board with this attacker hand: a proof for a smaller hand,
-    /// a disproof for a larger one, or the entry for this very hand.
-    pub fn probe(&self, key: u64, hand: Hand) -> Option<Known> {
+    /// What is known for this board with this attacker hand that serves a search for a
+    /// mate of at most `remaining` plies (`u16::MAX`: any): a proof for a smaller hand
+    /// with a mate short enough, a disproof for a larger hand shown for at least as many
+    /// plies (one resting on a repetition only when `tainted_ok`), or the entry for
+    /// this very hand. A proof too long or a failure shown for fewer plies does not
+    /// hide the numbers of the entry for this hand.
+    pub fn probe(&self, key: u64, hand: Hand, remaining: u16, tainted_ok: bool) -> Option<Known> {
         let start = self.cluster(key);
         let mut exact = None;
         let mut proof: Option<Known> = None;
@@ -153,15 +161,23 @@ impl Table {
                 dn: e.dn,
                 len: e.len,
                 tainted: e.tainted,
+                hand: e.hand,
             };
-            if e.pn == 0 && hand.is_superset_of(e.hand) {
-                if proof.is_none_or(|p| p.len > e.len) {
+            if e.pn == 0 {
+                if hand.is_superset_of(e.hand)
+                    && e.len <= remaining
+                    && proof.is_none_or(|p| p.len > e.len)
+                {
                     proof = Some(known);
                 }
-            } else if e.dn == 0 && e.hand.is_superset_of(hand) {
+            } else if e.dn == 0 {
                 // The strongest failure: untainted, then shown for the most plies.
                 let rank = |k: &Known| (!k.tainted, k.len);
-                if disproof.is_none_or(|d| rank(&known) > rank(&d)) {
+                if e.hand.is_superset_of(hand)
+                    && e.len >= remaining
+                    && (tainted_ok || !e.tainted)
+                    && disproof.is_none_or(|d| rank(&known) > rank(&d))
+                {
                     disproof = Some(known);
                 }
             } else if e.hand == hand && exact.is_none() {
@@ -289,6 +305,7 @@ mod tests {
             dn,
             len: 3,
             tainted: false,
+            hand: Hand::EMPTY,
         }
     }
 
@@ -296,13 +313,13 @@ mod tests {
     fn proofs_cover_larger_hands_and_disproofs_smaller_ones() {
         let mut t = Table::new(1);
         t.store(42, hand(1, 0), known(0, INF), 10);
-        assert!(t.probe(42, hand(2, 1)).unwrap().is_proved());
-        assert!(t.probe(42, hand(0, 1)).is_none());
-        assert!(t.probe(43, hand(2, 1)).is_none());
+        assert!(t.probe(42, hand(2, 1), u16::MAX, true).unwrap().is_proved());
+        assert!(t.probe(42, hand(0, 1), u16::MAX, true).is_none());
+        assert!(t.probe(43, hand(2, 1), u16::MAX, true).is_none());
 
         t.store(7, hand(1, 1), known(INF, 0), 10);
-        assert!(t.probe(7, hand(1, 0)).unwrap().is_disproved());
-        assert!(t.probe(7, hand(2, 0)).is_none());
+        assert!(t.probe(7, hand(1, 0), 3, true).unwrap().is_disproved());
+        assert!(t.probe(7, hand(2, 0), 3, true).is_none());
     }
 
     #[test]
@@ -310,7 +327,10 @@ mod tests {
         let mut t = Table::new(1);
         t.store(5, hand(1, 0), known(3, 4), 1);
         t.store(5, hand(1, 0), known(6, 2), 1);
-        assert_eq!(t.probe(5, hand(1, 0)).map(|k| (k.pn, k.dn)), Some((6, 2)));
+        assert_eq!(
+            t.probe(5, hand(1, 0), u16::MAX, true).map(|k| (k.pn, k.dn)),
+            Some((6, 2))
+        );
         assert_eq!(t.used, 1);
     }
 
@@ -329,8 +349,13 @@ mod tests {
         let kept = (0..n)
             .filter(|i| i % 97 == 0)
             .filter(|i| {
-                t.probe(i.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1, hand(0, 0))
-                    .is_some()
+                t.probe(
+                    i.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1,
+                    hand(0, 0),
+                    u16::MAX,
+                    true,
+                )
+                .is_some()
             })
             .count();
         let expensive = (0..n).filter(|i| i % 97 == 0).count();

@@ -269,7 +269,7 @@ impl Position {
     /// last rank, not on a file holding one of its unpromoted pawns, and not the pawn drop
     /// that would mate (uchifuzume).
     #[inline(always)]
-    fn pawn_drop_squares(&self, targets: Bitboard) -> Bitboard {
+    pub(crate) fn pawn_drop_squares(&self, targets: Bitboard) -> Bitboard {
         let us = self.side;
         let pawns = self.pieces_of(us, PieceKind::Pawn);
         let mut squares = targets & !Bitboard::far_ranks(us, 1) & !pawns.fill_files();
@@ -382,6 +382,18 @@ impl Position {
     /// more CPU features (hardware popcount, see `perft`) counts with them too.
     #[inline(always)]
     pub(crate) fn count_legal_inline(&self) -> usize {
+        self.count_legal_impl::<false>()
+    }
+
+    /// The number of legal moves, with the drops onto one square counted once whatever
+    /// the kind dropped. The mate solver's estimate of how many defences a check leaves:
+    /// interpositions of different pieces on one square usually fall the same way.
+    pub fn count_legal_grouping_drops(&self) -> usize {
+        self.count_legal_impl::<true>()
+    }
+
+    #[inline(always)]
+    fn count_legal_impl<const GROUP_DROPS: bool>(&self) -> usize {
         let us = self.side;
         let own = self.pieces(us);
         let occupied = self.occupied();
@@ -443,6 +455,28 @@ impl Position {
         let hand = self.hands[us.index()];
         if !hand.is_empty() {
             let drop_targets = empty & mask;
+            if GROUP_DROPS {
+                let mut squares = Bitboard::EMPTY;
+                if hand.count(PieceKind::Pawn) > 0 {
+                    squares |= self.pawn_drop_squares(drop_targets);
+                }
+                if hand.count(PieceKind::Lance) > 0 {
+                    squares |= drop_targets & !Bitboard::far_ranks(us, 1);
+                }
+                if hand.count(PieceKind::Knight) > 0 {
+                    squares |= drop_targets & !Bitboard::far_ranks(us, 2);
+                }
+                let others = [
+                    PieceKind::Silver,
+                    PieceKind::Gold,
+                    PieceKind::Bishop,
+                    PieceKind::Rook,
+                ];
+                if others.iter().any(|&kind| hand.count(kind) > 0) {
+                    squares |= drop_targets;
+                }
+                return count + squares.count() as usize;
+            }
             if hand.count(PieceKind::Pawn) > 0 {
                 count += self.pawn_drop_squares(drop_targets).count() as usize;
             }

@@ -68,6 +68,24 @@ impl Hand {
         self.0.wrapping_sub(other.0) & BORROW == 0
     }
 
+    /// Kind by kind, the larger count of the two hands.
+    pub fn max(self, other: Hand) -> Hand {
+        let mut h = self;
+        for kind in PieceKind::HAND {
+            h.set(kind, self.count(kind).max(other.count(kind)));
+        }
+        h
+    }
+
+    /// Kind by kind, the smaller count of the two hands.
+    pub fn min(self, other: Hand) -> Hand {
+        let mut h = self;
+        for kind in PieceKind::HAND {
+            h.set(kind, self.count(kind).min(other.count(kind)));
+        }
+        h
+    }
+
     /// Bit set of the kinds held: bit `k` is set when kind `k` (1..=7) is held.
     #[inline(always)]
     pub fn kinds_held(self) -> u32 {
