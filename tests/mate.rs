@@ -124,6 +124,14 @@ fn every_problem_of_up_to_eleven_plies_is_solved_with_a_valid_line() {
         if let Err(e) = check_line(&root, &line) {
             panic!("line {}: {e}: {}", pr.line, line.join(" "));
         }
+        // The length stated is the one proved: never shorter than the line shown.
+        assert!(
+            r.plies.is_some_and(|p| p as usize >= line.len()),
+            "line {}: {:?} plies stated for a line of {}",
+            pr.line,
+            r.plies,
+            line.len()
+        );
         // The search for shorter mates reaches the listed length (several listed lengths
         // are longer than the problems' true shortest mates).
         assert!(
@@ -285,6 +293,7 @@ fn the_29_ply_problem_with_white_attacking_is_solved_in_its_length() {
         panic!("{e}: {}", line.join(" "));
     }
     assert_eq!(line.len(), 29, "{}", line.join(" "));
+    assert_eq!(r.plies, Some(29));
 }
 
 /// The long problems as a benchmark (`cargo test --release --test mate -- --ignored

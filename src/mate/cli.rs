@@ -84,7 +84,7 @@ pub fn run_cli(a: MateArgs) -> i32 {
     });
     println!("{}", outcome_text(&report.outcome));
     if let Outcome::Mate(line) = &report.outcome {
-        println!("mate in {} plies", line.len());
+        println!("{}", super::length_text(&report, line));
     }
     println!("{}", totals(&report));
     0
@@ -147,10 +147,11 @@ fn run_file(path: &str, a: &MateArgs, limits: Limits, table: &mut Table) -> i32 
         let result = match &report.outcome {
             Outcome::Mate(l) => {
                 solved += 1;
-                if listed.is_some_and(|n| l.len() <= n) {
+                let plies = report.plies.map_or(l.len(), |p| p as usize);
+                if listed.is_some_and(|n| plies <= n) {
                     within_listed += 1;
                 }
-                format!("mate {}", l.len())
+                format!("mate {plies}")
             }
             Outcome::NoMate => "nomate".to_string(),
             Outcome::Unknown => "unsolved".to_string(),

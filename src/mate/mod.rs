@@ -60,6 +60,10 @@ pub struct Report {
     pub repetition_doubt: bool,
     /// The mate is shown to be a shortest one (no mate two plies shorter exists).
     pub shortest: bool,
+    /// With a mate: the length the proof guarantees (by the tsume count, useless
+    /// interpositions two plies less), exact when `shortest`. The line shown may be
+    /// shorter when a reply in it is not the defender's longest resistance.
+    pub plies: Option<u16>,
     /// When the first mate was proved (the rest of the time went to shorter ones).
     pub first_mate: Option<Duration>,
 }
@@ -139,8 +143,10 @@ pub fn solve(
     let mut repetition_doubt = false;
     let mut shortest = false;
     let mut first_mate = None;
+    let mut plies = None;
     let outcome = if known.is_proved() {
         first_mate = Some(start.elapsed());
+        plies = Some(known.len);
         match pv::principal_variation(&mut search, NO_LIMIT, deadline) {
             Some(line) if !is_mating_line(pos, &line) => Outcome::Unknown,
             Some(line) if !limits.shortest => Outcome::Mate(line),
@@ -154,15 +160,17 @@ pub fn solve(
                     Some(d) => d.min(Instant::now() + budget),
                     None => Instant::now() + budget,
                 };
-                let (line, proved_shortest) = shorten(
+                let (line, proved_shortest, bound) = shorten(
                     &mut search,
                     pos,
                     line,
+                    known.len,
                     limits.nodes,
                     shorten_deadline,
                     deadline,
                 );
                 shortest = proved_shortest;
+                plies = Some(bound);
                 Outcome::Mate(line)
             }
             None => Outcome::Unknown,
@@ -184,40 +192,43 @@ pub fn solve(
         hashfull: table.hashfull(),
         repetition_doubt,
         shortest,
+        plies,
         first_mate,
     }
 }
 
-/// Looks for mates shorter than `line`, two plies at a time, until none is found (then
-/// `line` is a shortest mate, as far as the proof table's repetition handling allows:
-/// the second value says whether that was shown) or the time runs out.
+/// Looks for mates shorter than the proved `bound`, two plies at a time, until none is
+/// found (then `bound` is the shortest mate's length, as far as the proof table's
+/// repetition handling allows: the second value says whether that was shown) or the time
+/// runs out. Returns the line of the last proof, whether it is shown shortest, and the
+/// length proved. The bound comes from the proofs, not from the line read back: a line
+/// whose defence is not the longest would otherwise pass for a shorter mate.
 fn shorten(
     search: &mut Dfpn,
     pos: &Position,
     mut line: Vec<Move>,
+    mut bound: u16,
     nodes: Option<u64>,
     search_deadline: Instant,
     deadline: Option<Instant>,
-) -> (Vec<Move>, bool) {
-    while line.len() > 1 {
-        let target = (line.len() - 2) as u16;
+) -> (Vec<Move>, bool, u16) {
+    while bound > 1 {
+        let target = bound - 2;
         search.set_limits(nodes, Some(search_deadline));
         let known = search.solve(target);
         if known.is_disproved() {
-            return (line, !known.tainted);
+            return (line, !known.tainted, bound);
         }
         if !known.is_proved() {
             break;
         }
+        bound = known.len.min(target);
         match pv::principal_variation(search, target, deadline) {
-            Some(shorter) if shorter.len() < line.len() && is_mating_line(pos, &shorter) => {
-                line = shorter
-            }
+            Some(shorter) if is_mating_line(pos, &shorter) => line = shorter,
             _ => break,
         }
     }
-    let one_ply = line.len() == 1;
-    (line, one_ply)
+    (line, bound <= 1, bound)
 }
 
 /// Whether `line` is a mating line from `pos`: every move legal, every attacker move a
@@ -238,4 +249,26 @@ pub fn is_mating_line(pos: &Position, line: &[Move]) -> bool {
         }
     }
     !p.has_legal_move()
+}
+
+/// The mate's length as `go mate` and `hayate mate` state it: the length proved, whether
+/// it is shown shortest, and the line's own length when the line is shorter (a defence in
+/// it is not the longest).
+pub fn length_text(report: &Report, line: &[Move]) -> String {
+    let plies = report.plies.map_or(line.len(), |p| p as usize);
+    let mut text = format!(
+        "mate in {plies} plies{}",
+        if report.shortest {
+            " (shortest)"
+        } else {
+            " (a shorter one may exist)"
+        }
+    );
+    if line.len() < plies {
+        text.push_str(&format!(
+            "; the line shown ends in {} plies (not every defence in it is the longest)",
+            line.len()
+        ));
+    }
+    text
 }

@@ -76,15 +76,7 @@ fn solve(
     });
     out.line(&progress_line(&report.progress()));
     match &report.outcome {
-        Outcome::Mate(line) => out.info_string(&format!(
-            "mate in {} plies{}",
-            line.len(),
-            if report.shortest {
-                " (shortest)"
-            } else {
-                " (a shorter one may exist)"
-            }
-        )),
+        Outcome::Mate(line) => out.info_string(&mate::length_text(&report, line)),
         Outcome::Unknown if report.repetition_doubt => out.info_string(
             "no mate found, but repetitions were involved: not a proof that none exists",
         ),
