@@ -233,15 +233,10 @@ impl<'a> Dfpn<'a> {
     fn child(&mut self, mv: Move, or: bool, remaining: u16) -> Child {
         let useless = !or && is_useless_interposition(&self.pos, mv);
         let remaining = after_move(remaining, useless);
-        let captured = if mv.is_drop() {
-            None
+        let (captured, group) = if mv.is_drop() {
+            (None, mv.to().index() as u8 + 1)
         } else {
-            self.pos.piece_at(mv.to()).map(|p| p.kind().unpromoted())
-        };
-        let group = if mv.is_drop() {
-            mv.to().index() as u8 + 1
-        } else {
-            0
+            (self.pos.piece_at(mv.to()).map(|p| p.kind().unpromoted()), 0)
         };
         self.pos.play_unchecked(mv);
         let key = self.pos.board_key();
@@ -257,7 +252,7 @@ impl<'a> Dfpn<'a> {
                 0 => {
                     // Mate: recorded so that the line can be read back from the table.
                     let known = proved_here(withheld_interposers(&self.pos));
-                    self.table.store(key, known.hand, known, 1);
+                    self.table.store(key, known, 1);
                     known
                 }
                 n => Known {
@@ -278,17 +273,6 @@ impl<'a> Dfpn<'a> {
             captured,
             group,
         }
-    }
-
-    /// Records a result: a proof under its proof hand, a disproof under its disproof
-    /// hand, anything else under the hand it was found with.
-    fn store(&mut self, key: u64, hand: Hand, known: Known, amount: u64) {
-        let hand = if known.pn == 0 || known.dn == 0 {
-            known.hand
-        } else {
-            hand
-        };
-        self.table.store(key, hand, known, amount);
     }
 
     /// The multiple-iterative-deepening step of df-pn: searches the current position
@@ -313,7 +297,7 @@ impl<'a> Dfpn<'a> {
             } else {
                 proved_here(withheld_interposers(&self.pos))
             };
-            self.store(key, hand, known, 1);
+            self.table.store(key, known, 1);
             return known;
         }
         if remaining == 0 {
@@ -376,14 +360,15 @@ impl<'a> Dfpn<'a> {
             // siblings are looked up afresh whenever the node is entered again).
         }
         self.path.pop();
-        if known.pn == 0 {
-            known.hand = self.proof_hand(or, &children);
+        // A disproof holds for the hand it was found with (and smaller ones); numbers
+        // not settled are the numbers of that hand.
+        known.hand = if known.pn == 0 {
+            self.proof_hand(or, &children)
         } else {
-            // A disproof holds for the hand it was found with (and smaller ones).
-            known.hand = hand;
-        }
+            hand
+        };
         if !self.aborted || known.pn == 0 || known.dn == 0 {
-            self.store(key, hand, known, self.nodes - start + 1);
+            self.table.store(key, known, self.nodes - start + 1);
         }
         known
     }

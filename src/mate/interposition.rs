@@ -9,7 +9,7 @@
 
 use crate::attacks;
 use crate::position::Position;
-use crate::types::{Bitboard, Hand, Move, PieceKind};
+use crate::types::{Hand, Move, PieceKind};
 
 /// A useless interposition (muda-ai): a drop between a distant checking piece and the
 /// king, on a square not next to the king, that the checker can simply take (it is not
@@ -63,13 +63,7 @@ pub fn withheld_interposers(pos: &Position) -> Hand {
         if held == 0 || defender_hand.count(kind) > 0 {
             continue;
         }
-        let squares = match kind {
-            PieceKind::Pawn => pos.pawn_drop_squares(between),
-            PieceKind::Lance => between & !Bitboard::far_ranks(defender, 1),
-            PieceKind::Knight => between & !Bitboard::far_ranks(defender, 2),
-            _ => between,
-        };
-        if squares.is_nonempty() {
+        if pos.drop_squares(kind, between).is_nonempty() {
             withheld.set(kind, held);
         }
     }

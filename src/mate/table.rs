@@ -187,9 +187,11 @@ impl Table {
         proof.or(disproof).or(exact)
     }
 
-    /// Records a position's numbers. `amount` is the search spent on it, which decides
-    /// what is replaced when room runs out.
-    pub fn store(&mut self, key: u64, hand: Hand, known: Known, amount: u64) {
+    /// Records a position's numbers under `known.hand` (a proof's or disproof's hand,
+    /// else the hand the numbers are for). `amount` is the search spent on it, which
+    /// decides what is replaced when room runs out.
+    pub fn store(&mut self, key: u64, known: Known, amount: u64) {
+        let hand = known.hand;
         let amount = amount.clamp(1, u32::MAX as u64) as u32;
         let start = self.cluster(key);
         let mut slot = None;
@@ -299,25 +301,25 @@ mod tests {
         h
     }
 
-    fn known(pn: u32, dn: u32) -> Known {
+    fn known(hand: Hand, pn: u32, dn: u32) -> Known {
         Known {
             pn,
             dn,
             len: 3,
             tainted: false,
-            hand: Hand::EMPTY,
+            hand,
         }
     }
 
     #[test]
     fn proofs_cover_larger_hands_and_disproofs_smaller_ones() {
         let mut t = Table::new(1);
-        t.store(42, hand(1, 0), known(0, INF), 10);
+        t.store(42, known(hand(1, 0), 0, INF), 10);
         assert!(t.probe(42, hand(2, 1), u16::MAX, true).unwrap().is_proved());
         assert!(t.probe(42, hand(0, 1), u16::MAX, true).is_none());
         assert!(t.probe(43, hand(2, 1), u16::MAX, true).is_none());
 
-        t.store(7, hand(1, 1), known(INF, 0), 10);
+        t.store(7, known(hand(1, 1), INF, 0), 10);
         assert!(t.probe(7, hand(1, 0), 3, true).unwrap().is_disproved());
         assert!(t.probe(7, hand(2, 0), 3, true).is_none());
     }
@@ -325,8 +327,8 @@ mod tests {
     #[test]
     fn exact_entries_are_updated_in_place() {
         let mut t = Table::new(1);
-        t.store(5, hand(1, 0), known(3, 4), 1);
-        t.store(5, hand(1, 0), known(6, 2), 1);
+        t.store(5, known(hand(1, 0), 3, 4), 1);
+        t.store(5, known(hand(1, 0), 6, 2), 1);
         assert_eq!(
             t.probe(5, hand(1, 0), u16::MAX, true).map(|k| (k.pn, k.dn)),
             Some((6, 2))
@@ -342,7 +344,7 @@ mod tests {
             let key = i.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
             // Every 97th entry is expensive.
             let amount = if i % 97 == 0 { 1_000_000 } else { 1 + i % 5 };
-            t.store(key, hand(0, 0), known(2, 2), amount);
+            t.store(key, known(hand(0, 0), 2, 2), amount);
         }
         assert!(t.collections > 0);
         assert!(t.hashfull() <= 900);

@@ -265,11 +265,21 @@ impl Position {
         }
     }
 
+    /// Squares among `targets` where the side to move may drop a piece of `kind` (a
+    /// hand kind): not where it could never move again, and for a pawn the rules of
+    /// [`Position::pawn_drop_squares`] too.
+    pub(crate) fn drop_squares(&self, kind: PieceKind, targets: Bitboard) -> Bitboard {
+        match kind {
+            PieceKind::Pawn => self.pawn_drop_squares(targets),
+            _ => targets & !must_promote(kind, self.side),
+        }
+    }
+
     /// Squares where a pawn of the side to move may be dropped among `targets`: not on the
     /// last rank, not on a file holding one of its unpromoted pawns, and not the pawn drop
     /// that would mate (uchifuzume).
     #[inline(always)]
-    pub(crate) fn pawn_drop_squares(&self, targets: Bitboard) -> Bitboard {
+    fn pawn_drop_squares(&self, targets: Bitboard) -> Bitboard {
         let us = self.side;
         let pawns = self.pieces_of(us, PieceKind::Pawn);
         let mut squares = targets & !Bitboard::far_ranks(us, 1) & !pawns.fill_files();
@@ -456,25 +466,12 @@ impl Position {
         if !hand.is_empty() {
             let drop_targets = empty & mask;
             if GROUP_DROPS {
-                let mut squares = Bitboard::EMPTY;
-                if hand.count(PieceKind::Pawn) > 0 {
-                    squares |= self.pawn_drop_squares(drop_targets);
-                }
-                if hand.count(PieceKind::Lance) > 0 {
-                    squares |= drop_targets & !Bitboard::far_ranks(us, 1);
-                }
-                if hand.count(PieceKind::Knight) > 0 {
-                    squares |= drop_targets & !Bitboard::far_ranks(us, 2);
-                }
-                let others = [
-                    PieceKind::Silver,
-                    PieceKind::Gold,
-                    PieceKind::Bishop,
-                    PieceKind::Rook,
-                ];
-                if others.iter().any(|&kind| hand.count(kind) > 0) {
-                    squares |= drop_targets;
-                }
+                let squares = PieceKind::HAND
+                    .into_iter()
+                    .filter(|&kind| hand.count(kind) > 0)
+                    .fold(Bitboard::EMPTY, |squares, kind| {
+                        squares | self.drop_squares(kind, drop_targets)
+                    });
                 return count + squares.count() as usize;
             }
             if hand.count(PieceKind::Pawn) > 0 {
