@@ -3,7 +3,7 @@
 
 use hayate::eval::nnue::Network;
 use hayate::learn::packed::{self, PackedSfenValue};
-use hayate::learn::train::{self, Shape, TrainConfig};
+use hayate::learn::train::{self, Model, Shape, TrainConfig};
 use hayate::Position;
 
 /// Positions of random playouts labelled with the linear evaluation (a teacher that is
@@ -45,8 +45,8 @@ fn check_shape(shape: Shape, epochs: usize, tolerance_mean: f64, tolerance_max: 
     hayate::attacks::init();
     let (train_records, held_records) = train::split_by_game(records(240, 11), 6);
     assert!(!held_records.is_empty());
-    let train_set = train::samples(shape, &train_records, false);
-    let held_set = train::samples(shape, &held_records, false);
+    let train_set = train::samples(shape, &train_records, false, None);
+    let held_set = train::samples(shape, &held_records, false, None);
     let config = TrainConfig {
         epochs,
         batch: 256,
@@ -56,7 +56,7 @@ fn check_shape(shape: Shape, epochs: usize, tolerance_mean: f64, tolerance_max: 
     };
     let mut losses = Vec::new();
     let trainer = train::train(
-        shape,
+        Model::new(shape, config.seed),
         &train_set,
         &held_set,
         &config,
@@ -98,6 +98,17 @@ fn check_shape(shape: Shape, epochs: usize, tolerance_mean: f64, tolerance_max: 
     assert!(distinct.len() > 20, "the net answers {distinct:?}");
     assert!(mean <= tolerance_mean, "mean error {mean}");
     assert!(worst <= tolerance_max, "worst error {worst}");
+
+    // A net read back for further training is the net written: exporting it again gives
+    // the same bytes, for either shape (the factoriser's rows start at zero).
+    let again = Model::import(shape, &bytes).expect("the export imports");
+    assert_eq!(again.export(), bytes);
+    let other = match shape {
+        Shape::Kp => Shape::HalfKp,
+        Shape::HalfKp => Shape::Kp,
+    };
+    assert!(Model::import(other, &bytes).is_err());
+    assert!(Model::import(shape, &bytes[..bytes.len() - 1]).is_err());
 }
 
 #[test]
@@ -187,7 +198,7 @@ fn mirrored_positions_swap_the_files_and_keep_the_rest() {
         hayate::eval::evaluate(&pos)
     );
     let records = records(2, 5);
-    let plain = train::samples(Shape::HalfKp, &records, false);
-    let doubled = train::samples(Shape::HalfKp, &records, true);
+    let plain = train::samples(Shape::HalfKp, &records, false, None);
+    let doubled = train::samples(Shape::HalfKp, &records, true, None);
     assert_eq!(doubled.len(), 2 * plain.len());
 }

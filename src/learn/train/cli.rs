@@ -1,6 +1,6 @@
 //! `hayate train`: the command line.
 
-use super::{read_records, samples, split_by_game, train, Shape, TrainConfig};
+use super::{read_records, samples, split_by_game, train, Model, Shape, TrainConfig};
 use std::io::Write;
 use std::path::Path;
 
@@ -41,6 +41,13 @@ pub struct TrainArgs {
     /// positions from the same data
     #[arg(long)]
     mirror: bool,
+    /// Score every position with this evaluation's static score (linear or a net file)
+    /// instead of the record's search score
+    #[arg(long)]
+    teacher: Option<String>,
+    /// Start from this net (of the --arch shape) instead of random weights
+    #[arg(long)]
+    init: Option<String>,
 }
 
 fn parse_shape(text: &str) -> Result<Shape, String> {
@@ -81,6 +88,8 @@ fn cli(args: TrainArgs) -> Result<(), String> {
         hold_out_every: every,
         threads,
         mirror,
+        teacher,
+        init,
         ..
     } = args;
     let config = TrainConfig {
@@ -102,8 +111,16 @@ fn cli(args: TrainArgs) -> Result<(), String> {
     }
     let (train_records, held_records) = split_by_game(records, every);
     let started = std::time::Instant::now();
-    let train_set = samples(shape, &train_records, mirror);
-    let held_set = samples(shape, &held_records, false);
+    let teacher = match &teacher {
+        Some(name) => Some(
+            crate::eval::Evaluator::named(name, 16)
+                .map_err(|e| format!("--teacher {name}: {e}"))?
+                .0,
+        ),
+        None => None,
+    };
+    let train_set = samples(shape, &train_records, mirror, teacher.as_ref());
+    let held_set = samples(shape, &held_records, false, teacher.as_ref());
     eprintln!(
         "train: {} training and {} held-out positions ({} a game held out), read in {:.1} s",
         train_set.len(),
@@ -118,10 +135,17 @@ fn cli(args: TrainArgs) -> Result<(), String> {
     // The file always holds the best net so far by held-out loss (every epoch's net when
     // nothing is held out): a checkpoint that an interrupted run keeps, and the answer
     // to overfitting, which sets in after a few epochs on small data.
+    let model = match &init {
+        Some(path) => std::fs::read(path)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| Model::import(shape, &bytes))
+            .map_err(|e| format!("--init {path}: {e}"))?,
+        None => Model::new(shape, config.seed),
+    };
     let mut best = f64::INFINITY;
     let mut failed = None;
     train(
-        shape,
+        model,
         &train_set,
         &held_set,
         &config,

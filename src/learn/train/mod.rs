@@ -99,7 +99,12 @@ impl Shape {
 /// With `mirror`, each position also gives its mirror image (files 1-9 swapped), which
 /// the rules treat alike, so it has the same score and result: twice the positions for
 /// the price of one search.
-pub fn samples(shape: Shape, records: &[PackedSfenValue], mirror: bool) -> Vec<Sample> {
+pub fn samples(
+    shape: Shape,
+    records: &[PackedSfenValue],
+    mirror: bool,
+    teacher: Option<&crate::eval::Evaluator>,
+) -> Vec<Sample> {
     records
         .par_iter()
         .flat_map_iter(|r| {
@@ -113,9 +118,10 @@ pub fn samples(shape: Shape, records: &[PackedSfenValue], mirror: bool) -> Vec<S
                     return None;
                 }
                 let us = pos.side_to_move();
+                let score = teacher.map_or(r.score as i32, |t| t.evaluate(&pos));
                 Some(Sample {
                     features: [shape.active(&pos, us), shape.active(&pos, !us)],
-                    score_rate: sigmoid(r.score as f32 / SCORE_SCALE),
+                    score_rate: sigmoid(score as f32 / SCORE_SCALE),
                     result_rate: (r.game_result as f32 + 1.0) / 2.0,
                 })
             })
@@ -186,16 +192,16 @@ pub struct TrainConfig {
     pub seed: u64,
 }
 
-/// Trains and reports each epoch through `report` (epoch, training loss, held-out loss,
-/// seconds, and the trainer, for checkpoints); returns the trainer.
+/// Trains `model` and reports each epoch through `report` (epoch, training loss,
+/// held-out loss, seconds, and the trainer, for checkpoints); returns the trainer.
 pub fn train(
-    shape: Shape,
+    model: Model,
     train: &[Sample],
     held: &[Sample],
     config: &TrainConfig,
     mut report: impl FnMut(usize, f64, f64, f64, &Trainer),
 ) -> Trainer {
-    let mut trainer = Trainer::new(Model::new(shape, config.seed));
+    let mut trainer = Trainer::new(model);
     let mut order: Vec<Sample> = train.to_vec();
     let mut rng = config.seed | 1;
     for epoch in 1..=config.epochs {
@@ -211,4 +217,42 @@ pub fn train(
         report(epoch, loss, held_loss, secs, &trainer);
     }
     trainer
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// With a teacher, a sample's score is the teacher's static evaluation of the
+    /// position (and of its mirror image), not the record's search score.
+    #[test]
+    fn a_teacher_replaces_the_search_score() {
+        crate::attacks::init();
+        crate::eval::init();
+        let pos: Position = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1"
+            .parse()
+            .unwrap();
+        let record = PackedSfenValue {
+            sfen: packed::pack(&pos).unwrap(),
+            score: 1234,
+            mv: 0,
+            game_ply: 40,
+            game_result: 0,
+        };
+        let linear = crate::eval::Evaluator::Linear;
+        let taught = samples(
+            Shape::Kp,
+            std::slice::from_ref(&record),
+            true,
+            Some(&linear),
+        );
+        let plain = samples(Shape::Kp, std::slice::from_ref(&record), false, None);
+        let expected = sigmoid(crate::eval::evaluate(&pos) as f32 / SCORE_SCALE);
+        assert_ne!(crate::eval::evaluate(&pos), 1234);
+        assert_eq!(taught.len(), 2);
+        for s in &taught {
+            assert_eq!(s.score_rate, expected);
+        }
+        assert_eq!(plain[0].score_rate, sigmoid(1234.0 / SCORE_SCALE));
+    }
 }
