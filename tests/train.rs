@@ -45,8 +45,8 @@ fn check_shape(shape: Shape, epochs: usize, tolerance_mean: f64, tolerance_max: 
     hayate::attacks::init();
     let (train_records, held_records) = train::split_by_game(records(240, 11), 6);
     assert!(!held_records.is_empty());
-    let train_set = train::samples(shape, &train_records, false, None);
-    let held_set = train::samples(shape, &held_records, false, None);
+    let train_set = train::samples(shape, &train_records, Default::default());
+    let held_set = train::samples(shape, &held_records, Default::default());
     let config = TrainConfig {
         epochs,
         batch: 256,
@@ -198,7 +198,14 @@ fn mirrored_positions_swap_the_files_and_keep_the_rest() {
         hayate::eval::evaluate(&pos)
     );
     let records = records(2, 5);
-    let plain = train::samples(Shape::HalfKp, &records, false, None);
-    let doubled = train::samples(Shape::HalfKp, &records, true, None);
+    let plain = train::samples(Shape::HalfKp, &records, Default::default());
+    let doubled = train::samples(
+        Shape::HalfKp,
+        &records,
+        train::Sampling {
+            mirror: true,
+            ..Default::default()
+        },
+    );
     assert_eq!(doubled.len(), 2 * plain.len());
 }

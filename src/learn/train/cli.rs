@@ -1,6 +1,6 @@
 //! `hayate train`: the command line.
 
-use super::{read_records, samples, split_by_game, train, Model, Shape, TrainConfig};
+use super::{read_records, samples, split_by_game, train, Model, Sampling, Shape, TrainConfig};
 use std::io::Write;
 use std::path::Path;
 
@@ -45,6 +45,14 @@ pub struct TrainArgs {
     /// instead of the record's search score
     #[arg(long)]
     teacher: Option<String>,
+    /// With --teacher: this many more positions a record, reached by a few random moves
+    /// and scored by the teacher alone
+    #[arg(long, default_value_t = 0, requires = "teacher")]
+    walks: usize,
+    /// With --teacher: the records keep their search scores; the teacher scores only the
+    /// walks' positions
+    #[arg(long, requires = "teacher")]
+    keep_scores: bool,
     /// Start from this net (of the --arch shape) instead of random weights
     #[arg(long)]
     init: Option<String>,
@@ -90,6 +98,8 @@ fn cli(args: TrainArgs) -> Result<(), String> {
         mirror,
         teacher,
         init,
+        walks,
+        keep_scores,
         ..
     } = args;
     let config = TrainConfig {
@@ -119,8 +129,23 @@ fn cli(args: TrainArgs) -> Result<(), String> {
         ),
         None => None,
     };
-    let train_set = samples(shape, &train_records, mirror, teacher.as_ref());
-    let held_set = samples(shape, &held_records, false, teacher.as_ref());
+    let how = Sampling {
+        mirror,
+        teacher: teacher.as_ref(),
+        walks,
+        keep_scores,
+    };
+    let train_set = samples(shape, &train_records, how);
+    // Held-out positions are the records as they are, scored as the training ones are.
+    let held_set = samples(
+        shape,
+        &held_records,
+        Sampling {
+            mirror: false,
+            walks: 0,
+            ..how
+        },
+    );
     eprintln!(
         "train: {} training and {} held-out positions ({} a game held out), read in {:.1} s",
         train_set.len(),

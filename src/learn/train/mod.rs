@@ -95,38 +95,87 @@ impl Shape {
     }
 }
 
+/// How records become samples.
+#[derive(Clone, Copy, Default)]
+pub struct Sampling<'a> {
+    /// Each position also gives its mirror image (files 1-9 swapped), which the rules
+    /// treat alike, so it has the same score and result: twice the positions for the
+    /// price of one search.
+    pub mirror: bool,
+    /// Score every position with this evaluation's static score instead of the record's
+    /// search score (distillation).
+    pub teacher: Option<&'a crate::eval::Evaluator>,
+    /// With a teacher: this many more positions a record, each reached from it by
+    /// [`WALK_PLIES`] random legal moves at most, with the teacher's score as both targets
+    /// (the game's result says nothing of a position a random move reached). Positions
+    /// for a net to learn its teacher from cost an evaluation, not a search.
+    pub walks: usize,
+    /// With a teacher: the records keep their search scores (the teacher scores only the
+    /// walks' positions).
+    pub keep_scores: bool,
+}
+
+/// The longest random walk from a record to an extra teacher-scored position.
+pub const WALK_PLIES: usize = 4;
+
 /// Turns records into samples (positions that do not unpack or lack a king are skipped).
-/// With `mirror`, each position also gives its mirror image (files 1-9 swapped), which
-/// the rules treat alike, so it has the same score and result: twice the positions for
-/// the price of one search.
-pub fn samples(
-    shape: Shape,
-    records: &[PackedSfenValue],
-    mirror: bool,
-    teacher: Option<&crate::eval::Evaluator>,
-) -> Vec<Sample> {
+pub fn samples(shape: Shape, records: &[PackedSfenValue], how: Sampling) -> Vec<Sample> {
+    let sample = |pos: &Position, score: i32, result_rate: Option<f32>| -> Option<Sample> {
+        if !features::supports(pos) {
+            return None;
+        }
+        let us = pos.side_to_move();
+        let score_rate = sigmoid(score as f32 / SCORE_SCALE);
+        Some(Sample {
+            features: [shape.active(pos, us), shape.active(pos, !us)],
+            score_rate,
+            result_rate: result_rate.unwrap_or(score_rate),
+        })
+    };
     records
         .par_iter()
-        .flat_map_iter(|r| {
+        .enumerate()
+        .flat_map_iter(|(index, r)| {
             let pos = packed::unpack(&r.sfen).ok();
             let mirrored = pos
                 .as_ref()
-                .filter(|_| mirror)
+                .filter(|_| how.mirror)
                 .and_then(|p| mirror_files(p).ok());
-            pos.into_iter().chain(mirrored).filter_map(move |pos| {
-                if !features::supports(&pos) {
-                    return None;
+            let result_rate = (r.game_result as f32 + 1.0) / 2.0;
+            let mut out = Vec::new();
+            for pos in pos.into_iter().chain(mirrored) {
+                let score = match how.teacher {
+                    Some(t) if !how.keep_scores => t.evaluate(&pos),
+                    _ => r.score as i32,
+                };
+                out.extend(sample(&pos, score, Some(result_rate)));
+                let Some(teacher) = how.teacher else { continue };
+                let mut rng = (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+                for _ in 0..how.walks {
+                    let walked = random_walk(&pos, &mut rng);
+                    if let Some(p) = walked.filter(|p| !p.in_check()) {
+                        out.extend(sample(&p, teacher.evaluate(&p), None));
+                    }
                 }
-                let us = pos.side_to_move();
-                let score = teacher.map_or(r.score as i32, |t| t.evaluate(&pos));
-                Some(Sample {
-                    features: [shape.active(&pos, us), shape.active(&pos, !us)],
-                    score_rate: sigmoid(score as f32 / SCORE_SCALE),
-                    result_rate: (r.game_result as f32 + 1.0) / 2.0,
-                })
-            })
+            }
+            out
         })
         .collect()
+}
+
+/// A position 1 to [`WALK_PLIES`] random legal moves from `pos` (None when it ends).
+fn random_walk(pos: &Position, rng: &mut u64) -> Option<Position> {
+    let mut p = pos.clone();
+    let plies = 1 + (model::uniform(rng) * WALK_PLIES as f32) as usize % WALK_PLIES;
+    for _ in 0..plies {
+        let moves = p.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        let i = (model::uniform(rng) * moves.len() as f32) as usize % moves.len();
+        p.play(moves[i]);
+    }
+    Some(p)
 }
 
 /// The position seen in a mirror: file 1 becomes file 9 and so on (every rank of the SFEN
@@ -243,10 +292,18 @@ mod tests {
         let taught = samples(
             Shape::Kp,
             std::slice::from_ref(&record),
-            true,
-            Some(&linear),
+            Sampling {
+                mirror: true,
+                teacher: Some(&linear),
+                walks: 0,
+                keep_scores: false,
+            },
         );
-        let plain = samples(Shape::Kp, std::slice::from_ref(&record), false, None);
+        let plain = samples(
+            Shape::Kp,
+            std::slice::from_ref(&record),
+            Sampling::default(),
+        );
         let expected = sigmoid(crate::eval::evaluate(&pos) as f32 / SCORE_SCALE);
         assert_ne!(crate::eval::evaluate(&pos), 1234);
         assert_eq!(taught.len(), 2);
@@ -254,5 +311,46 @@ mod tests {
             assert_eq!(s.score_rate, expected);
         }
         assert_eq!(plain[0].score_rate, sigmoid(1234.0 / SCORE_SCALE));
+        assert_eq!(plain[0].result_rate, 0.5);
+    }
+
+    /// Random walks add teacher-scored positions near each record, different from it and
+    /// from each other, with the teacher's score as the result target too.
+    #[test]
+    fn walks_add_teacher_scored_positions() {
+        crate::attacks::init();
+        crate::eval::init();
+        let pos = Position::startpos();
+        let record = PackedSfenValue {
+            sfen: packed::pack(&pos).unwrap(),
+            score: 0,
+            mv: 0,
+            game_ply: 1,
+            game_result: 1,
+        };
+        let linear = crate::eval::Evaluator::Linear;
+        let how = Sampling {
+            mirror: false,
+            teacher: Some(&linear),
+            walks: 6,
+            keep_scores: true,
+        };
+        let out = samples(Shape::HalfKp, std::slice::from_ref(&record), how);
+        assert_eq!(out.len(), 7);
+        assert_eq!(out[0].result_rate, 1.0);
+        assert_eq!(out[0].score_rate, 0.5, "the record's own score is kept");
+        let distinct: std::collections::HashSet<_> =
+            out.iter().map(|s| s.features.clone()).collect();
+        assert!(distinct.len() >= 5, "{} distinct", distinct.len());
+        for s in &out[1..] {
+            assert_eq!(s.result_rate, s.score_rate);
+        }
+        // The same records give the same samples (the walks are seeded by the record).
+        let again = samples(Shape::HalfKp, std::slice::from_ref(&record), how);
+        let same = out
+            .iter()
+            .zip(&again)
+            .all(|(a, b)| a.features == b.features);
+        assert!(same);
     }
 }
