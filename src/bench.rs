@@ -104,7 +104,7 @@ pub fn run(
             let mut s = sink.lock().unwrap_or_else(|e| e.into_inner());
             match event {
                 Event::Progress(p) => s.0 = p.nodes,
-                Event::BestMove { decision, .. } => s.1 = format!("{decision:?}"),
+                Event::BestMove { decision, .. } => s.1 = decision.to_string(),
             }
         });
         let mut settings = limit.settings();

@@ -1,6 +1,6 @@
 //! What the command-line tools share besides clap: one style for the errors found after
-//! the arguments parsed (clap reports the ones it finds itself the same way), and the
-//! exit codes.
+//! the arguments parsed (clap reports the ones it finds itself the same way), the exit
+//! codes, and how a closed output ends a run.
 
 use std::fmt::Display;
 
@@ -20,4 +20,18 @@ pub fn bad_input(tool: &str, message: impl Display) -> i32 {
 pub fn failed(tool: &str, message: impl Display) -> i32 {
     eprintln!("error: hayate {tool}: {message}");
     FAILED
+}
+
+/// Lets a write to a closed pipe end the process quietly, as it ends any Unix tool
+/// (`hayate bench | head -1`, a GUI that closed the engine's stdout), instead of the panic
+/// that Rust's `println!` raises on the error it sees while SIGPIPE is ignored (Rust's
+/// default). Not for the tools that drive other engines (`match`, `label`): an engine
+/// that exits must not take the referee down when it is sent its next command.
+pub fn end_quietly_on_closed_output() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: `signal` with SIG_DFL only resets the disposition of SIGPIPE; no handler
+    // runs, and no memory is shared with the call.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
 }

@@ -72,6 +72,7 @@ enum Tool {
 pub fn run(args: &[String]) -> i32 {
     use clap::{CommandFactory, FromArgMatches};
     if args.is_empty() {
+        cli::end_quietly_on_closed_output();
         return usi::run_stdio();
     }
     let argv = std::iter::once("hayate".to_string()).chain(args.iter().cloned());
@@ -89,6 +90,9 @@ pub fn run(args: &[String]) -> i32 {
             return e.exit_code();
         }
     };
+    if !matches!(cli.tool, Some(Tool::Match(_)) | Some(Tool::Label(_))) {
+        cli::end_quietly_on_closed_output();
+    }
     match cli.tool {
         None => usi::run_stdio(),
         Some(Tool::Perft(a)) => perft::run_cli(a),

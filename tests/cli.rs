@@ -382,3 +382,37 @@ fn usi_survives_binary_garbage() {
         1
     );
 }
+
+/// A reader that stops early (`hayate bench | head -1`) ends the run quietly: no panic
+/// message, the process ended by SIGPIPE or finished. The bench lines name the best move
+/// as USI writes it.
+#[test]
+fn a_closed_output_ends_a_tool_without_a_panic() {
+    let mut child = Command::new(BIN)
+        .arg("bench")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run the hayate binary");
+    let mut first = String::new();
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    std::io::BufRead::read_line(&mut out, &mut first).unwrap();
+    drop(out);
+    let result = child.wait_with_output().unwrap();
+    let err = stderr(&result);
+    assert!(!err.contains("panicked"), "{err}");
+    use std::os::unix::process::ExitStatusExt;
+    let status = result.status;
+    assert!(
+        status.success() || status.signal() == Some(13),
+        "{status:?}: {err}"
+    );
+    assert!(first.starts_with("position  1:"), "{first}");
+    let best = first.split_whitespace().last().unwrap();
+    let pos = Position::startpos();
+    assert!(
+        pos.legal_moves().iter().any(|m| m.to_string() == best),
+        "{first}"
+    );
+}

@@ -31,6 +31,17 @@ pub enum Decision {
     Win,
 }
 
+/// The word `bestmove` carries: the move, `resign` or `win`.
+impl std::fmt::Display for Decision {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Decision::Move(mv) => write!(f, "{mv}"),
+            Decision::Resign => f.write_str("resign"),
+            Decision::Win => f.write_str("win"),
+        }
+    }
+}
+
 /// What limits a search, from `go`.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {

@@ -99,13 +99,9 @@ fn event_text(event: &Event) -> String {
             pv: p.pv.clone(),
         }
         .to_string(),
-        Event::BestMove { decision, ponder } => match decision {
-            Decision::Move(mv) => match ponder {
-                Some(p) => format!("bestmove {mv} ponder {p}"),
-                None => format!("bestmove {mv}"),
-            },
-            Decision::Resign => "bestmove resign".to_string(),
-            Decision::Win => "bestmove win".to_string(),
+        Event::BestMove { decision, ponder } => match (decision, ponder) {
+            (Decision::Move(_), Some(p)) => format!("bestmove {decision} ponder {p}"),
+            _ => format!("bestmove {decision}"),
         },
     }
 }
