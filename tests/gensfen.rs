@@ -171,6 +171,34 @@ fn gensfen_on_the_command_line_writes_and_reads_records() {
         .and_then(|t| t.parse().ok())
         .unwrap_or_else(|| panic!("{text}"));
     assert!(correlation > 0.3, "{text}");
+    // An evaluation against itself: correlation 1, no difference.
+    let o = hayate(&[
+        "--read",
+        file,
+        "--evaluate",
+        "linear",
+        "--against",
+        "linear",
+    ]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("correlation with linear's evaluation 1.000")
+            && text.contains("rms difference 0 cp"),
+        "{text}"
+    );
+    assert_eq!(
+        hayate(&[
+            "--read",
+            file,
+            "--evaluate",
+            "linear",
+            "--against",
+            "/no/net"
+        ])
+        .status
+        .code(),
+        Some(2)
+    );
     assert_eq!(
         hayate(&["--read", file, "--evaluate", "/no/net"])
             .status

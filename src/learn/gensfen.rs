@@ -531,6 +531,10 @@ pub struct GensfenArgs {
     /// file) predicts their search scores: correlation and win-rate error
     #[arg(long, requires = "read", value_name = "EVAL")]
     evaluate: Option<String>,
+    /// With --evaluate: compare with this evaluation's static score instead of the search
+    /// score (how closely a net follows the evaluation it was distilled from)
+    #[arg(long, requires = "evaluate", value_name = "EVAL")]
+    against: Option<String>,
 }
 
 /// Runs `hayate gensfen`; returns the exit code.
@@ -538,7 +542,13 @@ pub fn run_cli(args: GensfenArgs) -> i32 {
     if let Some(path) = &args.read {
         let (count, skip) = (args.count.unwrap_or(u64::MAX), args.skip);
         return match &args.evaluate {
-            Some(eval) => evaluate_cli(path, count, skip, eval, args.fv_scale),
+            Some(eval) => evaluate_cli(
+                path,
+                (count, skip),
+                eval,
+                args.against.as_deref(),
+                args.fv_scale,
+            ),
             None => read_cli(path, count, skip),
         };
     }
@@ -623,6 +633,8 @@ pub struct Agreement {
     /// Mean squared difference of the win rates `sigmoid(x / 600)` of both: the trainer's
     /// scale, so the figure is comparable with what a net learns.
     pub win_rate_error: f64,
+    /// Root mean square of their difference, in centipawns.
+    pub rms_difference: f64,
     pub mean_abs_eval: f64,
     pub mean_abs_score: f64,
 }
@@ -644,19 +656,36 @@ pub fn agreement(pairs: &[(i32, i32)]) -> Agreement {
             0.0
         },
         win_rate_error: mean(&|p| (rate(p.0) - rate(p.1)).powi(2)),
+        rms_difference: mean(&|p| (p.0 as f64 - p.1 as f64).powi(2)).sqrt(),
         mean_abs_eval: mean(&|p| p.0.abs() as f64),
         mean_abs_score: mean(&|p| p.1.abs() as f64),
     }
 }
 
-/// `hayate gensfen --read FILE --evaluate EVAL`: how well an evaluation predicts the
-/// records' scores (positions that do not unpack are skipped).
-fn evaluate_cli(path: &Path, count: u64, skip: u64, eval: &str, fv_scale: i32) -> i32 {
+/// `hayate gensfen --read FILE --evaluate EVAL [--against EVAL2]`: how well an evaluation
+/// predicts the records' scores, or another evaluation's (positions that do not unpack
+/// are skipped).
+fn evaluate_cli(
+    path: &Path,
+    (count, skip): (u64, u64),
+    eval: &str,
+    against: Option<&str>,
+    fv_scale: i32,
+) -> i32 {
     crate::attacks::init();
     crate::eval::init();
-    let evaluator = match Evaluator::named(eval, fv_scale) {
-        Ok((evaluator, _)) => evaluator,
-        Err(e) => return crate::cli::bad_input("gensfen", format!("--evaluate {eval}: {e}")),
+    let named = |name: &str| {
+        Evaluator::named(name, fv_scale)
+            .map(|(evaluator, _)| evaluator)
+            .map_err(|e| crate::cli::bad_input("gensfen", format!("{name}: {e}")))
+    };
+    let evaluator = match named(eval) {
+        Ok(e) => e,
+        Err(code) => return code,
+    };
+    let reference = match against.map(named).transpose() {
+        Ok(e) => e,
+        Err(code) => return code,
     };
     let records = match packed::read_file(path, skip, count) {
         Ok((records, _)) => records,
@@ -666,14 +695,28 @@ fn evaluate_cli(path: &Path, count: u64, skip: u64, eval: &str, fv_scale: i32) -
         .iter()
         .filter_map(|record| {
             let pos = packed::unpack(&record.sfen).ok()?;
-            Some((evaluator.evaluate(&pos), record.score as i32))
+            let target = match &reference {
+                Some(r) => r.evaluate(&pos),
+                None => record.score as i32,
+            };
+            Some((evaluator.evaluate(&pos), target))
         })
         .collect();
     let a = agreement(&pairs);
+    let (target, abs_name) = match against {
+        Some(name) => (format!("{name}'s evaluation"), format!("|{name}|")),
+        None => ("the search score".to_string(), "|score|".to_string()),
+    };
     println!(
-        "{eval}: {} positions, correlation with the search score {:.3}, \
-         mean squared win-rate error {:.4}, mean |eval| {:.0}, mean |score| {:.0}",
-        a.positions, a.correlation, a.win_rate_error, a.mean_abs_eval, a.mean_abs_score
+        "{eval}: {} positions, correlation with {target} {:.3}, \
+         mean squared win-rate error {:.4}, rms difference {:.0} cp, mean |eval| {:.0}, \
+         mean {abs_name} {:.0}",
+        a.positions,
+        a.correlation,
+        a.win_rate_error,
+        a.rms_difference,
+        a.mean_abs_eval,
+        a.mean_abs_score
     );
     0
 }
@@ -726,10 +769,14 @@ mod tests {
         assert!(a.win_rate_error > 0.0);
         let a = agreement(&[(100, 100), (-40, -40), (0, 0)]);
         assert_eq!(a.win_rate_error, 0.0);
+        assert_eq!(a.rms_difference, 0.0);
         assert_eq!(
             (a.mean_abs_eval, a.mean_abs_score),
             (140.0 / 3.0, 140.0 / 3.0)
         );
+        // Differences 30 and 40: rms sqrt((900 + 1600) / 2).
+        let a = agreement(&[(130, 100), (0, 40)]);
+        assert!((a.rms_difference - 1250f64.sqrt()).abs() < 1e-9, "{a:?}");
         // Opposed: -1. sigmoid(600/600) - sigmoid(-1) = 0.4621..., squared = 0.2135...
         let a = agreement(&[(600, -600), (-600, 600)]);
         assert!((a.correlation + 1.0).abs() < 1e-12, "{a:?}");
