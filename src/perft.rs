@@ -216,7 +216,8 @@ pub struct PerftArgs {
     /// Depth in plies (0-20)
     #[arg(value_parser = clap::value_parser!(u32).range(0..=20))]
     depth: u32,
-    /// Start position as an SFEN (default: the standard start)
+    /// Start position: an SFEN, or 'startpos' / 'sfen <SFEN>', either followed by 'moves
+    /// ...' (default: the standard start)
     #[arg(long, value_parser = parse_sfen)]
     sfen: Option<Position>,
     /// Print each root move with its count
@@ -231,7 +232,7 @@ pub struct PerftArgs {
 }
 
 fn parse_sfen(text: &str) -> Result<Position, String> {
-    text.parse().map_err(|e| format!("bad sfen: {e}"))
+    crate::position::PositionCommand::from_argument(text).map_err(|e| e.to_string())
 }
 
 /// Runs `hayate perft`; returns the exit code.

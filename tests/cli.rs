@@ -416,3 +416,30 @@ fn a_closed_output_ends_a_tool_without_a_panic() {
         "{first}"
     );
 }
+
+/// `--sfen` takes a position with moves after it, as USI's `position` does: the count is
+/// the one of the position those moves reach, given as a plain SFEN; an illegal move is
+/// bad input.
+#[test]
+fn perft_and_mate_take_moves_after_the_position() {
+    let after = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3";
+    let plain = hayate(&["perft", "3", "--sfen", after]);
+    let with_moves = hayate(&["perft", "3", "--sfen", "startpos moves 7g7f 3c3d"]);
+    assert!(plain.status.success() && with_moves.status.success());
+    let last = |o: &Output| nodes_line(stdout(o).lines().last().unwrap());
+    assert_eq!(last(&plain), last(&with_moves));
+    let bad = hayate(&["perft", "1", "--sfen", "startpos moves 7g7f 7g7f"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("not legal"), "{}", stderr(&bad));
+    // The king steps out of the silver's check into a published mate in one (the first
+    // problem of tests/data/tsume.sfen, solved by 8c1c).
+    let out = hayate(&[
+        "mate",
+        "--sfen",
+        "sfen 8k/7S1/1+R7/9/9/9/9/9/9 w r2b4g3s4n4l18p 1 moves 1a1b",
+    ]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}{}", stderr(&out));
+    assert!(text.contains("mate in 1 plies"), "{text}");
+    assert!(text.contains("8c1c"), "{text}");
+}

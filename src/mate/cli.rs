@@ -11,7 +11,8 @@ use std::time::Duration;
 #[derive(clap::Args)]
 #[command(args_override_self = true)]
 pub struct MateArgs {
-    /// The position, the attacker to move (default: one SFEN read from stdin)
+    /// The position, the attacker to move: an SFEN, or 'startpos' / 'sfen <SFEN>', either
+    /// followed by 'moves ...' (default: such a line read from stdin)
     #[arg(long, conflicts_with = "file")]
     sfen: Option<String>,
     /// One problem a line: '<sfen>[<TAB><mate plies>[<TAB>...]]', '#' comments; prints a
@@ -69,9 +70,9 @@ pub fn run_cli(a: MateArgs) -> i32 {
             line
         }
     };
-    let pos: Position = match text.trim().trim_start_matches("sfen ").parse() {
+    let pos = match crate::position::PositionCommand::from_argument(&text) {
         Ok(p) => p,
-        Err(e) => return bad_input("mate", format!("bad sfen: {e}")),
+        Err(e) => return bad_input("mate", e),
     };
     let stop = AtomicBool::new(false);
     let report = solve(&pos, &mut table, limits, &stop, |p| {

@@ -157,6 +157,19 @@ impl PositionCommand {
         PositionCommand::parse_strict(text).map(|c| c.position())
     }
 
+    /// The position a tool's `--sfen` argument names: an SFEN, `sfen <SFEN>` or
+    /// `startpos`, each optionally followed by `moves ...`, held to the strict rules of
+    /// [`PositionCommand::parse_strict`].
+    pub fn from_argument(text: &str) -> Result<Position, PositionCommandError> {
+        let text = text.trim();
+        let text = text.strip_prefix("position ").unwrap_or(text).trim_start();
+        if text.starts_with("startpos") || text.starts_with("sfen ") {
+            PositionCommand::strict_position(text)
+        } else {
+            PositionCommand::strict_position(&format!("sfen {text}"))
+        }
+    }
+
     /// The position after the moves.
     pub fn position(&self) -> Position {
         let mut pos = self.start.clone();
@@ -170,6 +183,24 @@ impl PositionCommand {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tool_argument_is_an_sfen_or_a_position_command_body() {
+        let after = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3";
+        for text in [
+            "startpos moves 7g7f 3c3d",
+            "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 7g7f 3c3d",
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 7g7f 3c3d",
+            "position startpos moves 7g7f 3c3d",
+            after,
+        ] {
+            let pos = PositionCommand::from_argument(text).unwrap();
+            assert_eq!(pos.to_string(), after, "{text}");
+        }
+        assert!(PositionCommand::from_argument("startpos moves 7g7f 7g7f").is_err());
+        assert!(PositionCommand::from_argument("9/9/9 b - 1").is_err());
+        assert!(PositionCommand::from_argument("").is_err());
+    }
 
     #[test]
     fn startpos_and_sfen_lines_with_and_without_moves() {
