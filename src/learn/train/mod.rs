@@ -272,22 +272,27 @@ pub fn train(
 mod tests {
     use super::*;
 
+    /// A record of `pos` with this score and result.
+    fn record(pos: &Position, score: i16, game_result: i8) -> PackedSfenValue {
+        crate::attacks::init();
+        crate::eval::init();
+        PackedSfenValue {
+            sfen: packed::pack(pos).unwrap(),
+            score,
+            mv: 0,
+            game_ply: 40,
+            game_result,
+        }
+    }
+
     /// With a teacher, a sample's score is the teacher's static evaluation of the
     /// position (and of its mirror image), not the record's search score.
     #[test]
     fn a_teacher_replaces_the_search_score() {
-        crate::attacks::init();
-        crate::eval::init();
         let pos: Position = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1"
             .parse()
             .unwrap();
-        let record = PackedSfenValue {
-            sfen: packed::pack(&pos).unwrap(),
-            score: 1234,
-            mv: 0,
-            game_ply: 40,
-            game_result: 0,
-        };
+        let record = record(&pos, 1234, 0);
         let linear = crate::eval::Evaluator::Linear;
         let taught = samples(
             Shape::Kp,
@@ -318,16 +323,7 @@ mod tests {
     /// from each other, with the teacher's score as the result target too.
     #[test]
     fn walks_add_teacher_scored_positions() {
-        crate::attacks::init();
-        crate::eval::init();
-        let pos = Position::startpos();
-        let record = PackedSfenValue {
-            sfen: packed::pack(&pos).unwrap(),
-            score: 0,
-            mv: 0,
-            game_ply: 1,
-            game_result: 1,
-        };
+        let record = record(&Position::startpos(), 0, 1);
         let linear = crate::eval::Evaluator::Linear;
         let how = Sampling {
             mirror: false,
