@@ -57,7 +57,7 @@ fn check_shape(shape: Shape, epochs: usize, tolerance_mean: f64, tolerance_max: 
     let mut losses = Vec::new();
     let trainer = train::train(
         Model::new(shape, config.seed),
-        &train_set,
+        train_set,
         &held_set,
         &config,
         |_, loss, held, _, _| {

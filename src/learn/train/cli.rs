@@ -167,11 +167,12 @@ fn cli(args: TrainArgs) -> Result<(), String> {
             .map_err(|e| format!("--init {path}: {e}"))?,
         None => Model::new(shape, config.seed),
     };
+    let training = train_set.len();
     let mut best = f64::INFINITY;
     let mut failed = None;
     train(
         model,
-        &train_set,
+        train_set,
         &held_set,
         &config,
         |epoch, loss, held, secs, trainer| {
@@ -187,7 +188,7 @@ fn cli(args: TrainArgs) -> Result<(), String> {
             }
             println!(
                 "epoch {epoch}: training loss {loss:.5}, held-out loss {held:.5}, {secs:.1} s ({:.0} positions/s){note}",
-                train_set.len() as f64 / secs.max(1e-9)
+                training as f64 / secs.max(1e-9)
             );
         },
     );

@@ -44,7 +44,7 @@ pub(crate) const H1: usize = 32;
 pub(crate) const H2: usize = 32;
 
 /// One training position: the active features from the side to move's and the other
-/// side's view (factoriser features included), the score and the result.
+/// side's view (the factoriser's rows follow from them), the score and the result.
 #[derive(Clone)]
 pub struct Sample {
     pub(crate) features: [Vec<u32>; 2],
@@ -82,16 +82,23 @@ impl Shape {
         }
     }
 
-    /// Active rows of `viewer` in `pos`.
+    /// Active features of `viewer` in `pos` (the real ones: a sample stores only these).
     pub(crate) fn active(self, pos: &Position, viewer: Color) -> Vec<u32> {
-        let set = self.arch().features;
-        let real = features::active(pos, set, viewer);
-        let mut out: Vec<u32> = real.to_vec();
-        if self == Shape::HalfKp {
-            let base = FeatureSet::HalfKP.dimensions() as u32;
-            out.extend(real.iter().map(|&f| base + f % PIECE_STATES as u32));
-        }
-        out
+        features::active(pos, self.arch().features, viewer).to_vec()
+    }
+
+    /// The transformer rows that `features` switch on: the features themselves, and for
+    /// HalfKP each one's king-independent row after them. Derived here rather than
+    /// stored, which halves a HalfKP sample.
+    #[inline]
+    pub(crate) fn rows_of(self, features: &[u32]) -> impl Iterator<Item = u32> + '_ {
+        let factor = (self == Shape::HalfKp).then_some(FeatureSet::HalfKP.dimensions() as u32);
+        let factored = factor.into_iter().flat_map(move |base| {
+            features
+                .iter()
+                .map(move |&f| base + f % PIECE_STATES as u32)
+        });
+        features.iter().copied().chain(factored)
     }
 }
 
@@ -242,16 +249,17 @@ pub struct TrainConfig {
 }
 
 /// Trains `model` and reports each epoch through `report` (epoch, training loss,
-/// held-out loss, seconds, and the trainer, for checkpoints); returns the trainer.
+/// held-out loss, seconds, and the trainer, for checkpoints); returns the trainer. The
+/// training samples are taken, not copied: they are shuffled in place (tens of millions
+/// of HalfKP samples fill most of a machine's memory once).
 pub fn train(
     model: Model,
-    train: &[Sample],
+    mut order: Vec<Sample>,
     held: &[Sample],
     config: &TrainConfig,
     mut report: impl FnMut(usize, f64, f64, f64, &Trainer),
 ) -> Trainer {
     let mut trainer = Trainer::new(model);
-    let mut order: Vec<Sample> = train.to_vec();
     let mut rng = config.seed | 1;
     for epoch in 1..=config.epochs {
         // Shuffle (Fisher-Yates).

@@ -93,7 +93,7 @@ impl Model {
         };
         for p in 0..2 {
             t.acc[p].copy_from_slice(&self.ft_b);
-            for &f in &s.features[p] {
+            for f in self.shape.rows_of(&s.features[p]) {
                 let row = &self.ft_w[f as usize * HALF..][..HALF];
                 for (a, w) in t.acc[p].iter_mut().zip(row) {
                     *a += w;
@@ -294,7 +294,7 @@ impl Model {
                 for (b, x) in g.ft_b.iter_mut().zip(&d) {
                     *b += x;
                 }
-                for &f in &s.features[p] {
+                for f in self.shape.rows_of(&s.features[p]) {
                     rows.add(f, &d);
                 }
             }
