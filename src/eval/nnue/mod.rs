@@ -21,5 +21,5 @@ pub use arch::{Architecture, FeatureSet, SUPPORTED};
 pub use error::NnueError;
 pub use features::Dirty;
 pub use load::load;
-pub use network::{Header, Network, DEFAULT_FV_SCALE, MAX_EVAL};
+pub use network::{Header, Network, Parameters, DEFAULT_FV_SCALE, MAX_EVAL};
 pub use simd::Kernels;

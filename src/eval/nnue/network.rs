@@ -75,6 +75,16 @@ pub struct Network {
     kernels: Kernels,
 }
 
+/// A net's parameters as its file holds them: the transformer's i16 biases and rows, then
+/// each affine layer's i32 biases and i8 weights, one row of `padded(inputs)` per output.
+/// For the trainer, which reads a net back into floats.
+pub struct Parameters<'a> {
+    pub transformer_biases: &'a [i16],
+    pub transformer_weights: &'a [i16],
+    /// The hidden layers and the output layer, in that order.
+    pub layers: [(&'a [i32], &'a [i8]); 3],
+}
+
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Network")
@@ -274,6 +284,22 @@ impl Network {
             kernels: Kernels::detect(),
         };
         Ok((net, warnings))
+    }
+
+    /// The parameters as the file held them (see [`Parameters`]).
+    pub fn parameters(&self) -> Parameters<'_> {
+        fn layer(a: &Affine) -> (&[i32], &[i8]) {
+            (&a.biases, &a.weights)
+        }
+        Parameters {
+            transformer_biases: &self.transformer_biases,
+            transformer_weights: &self.transformer_weights,
+            layers: [
+                layer(&self.hidden1),
+                layer(&self.hidden2),
+                layer(&self.output),
+            ],
+        }
     }
 
     pub fn arch(&self) -> Architecture {

@@ -115,20 +115,29 @@ fn cli(args: TrainArgs) -> Result<(), String> {
             .build_global();
     }
     crate::attacks::init();
+    // The nets named first: a wrong one is reported before minutes of reading data.
+    let teacher = match &teacher {
+        Some(name) => Some(
+            crate::eval::Evaluator::named(name, crate::eval::nnue::DEFAULT_FV_SCALE)
+                .map_err(|e| format!("--teacher {name}: {e}"))?
+                .0,
+        ),
+        None => None,
+    };
+    let model = match &init {
+        // Through the engine's loader: the same checks as any net file a user names.
+        Some(path) => crate::eval::nnue::load(Path::new(path))
+            .map_err(|e| e.to_string())
+            .and_then(|(net, _)| Model::import(shape, &net))
+            .map_err(|e| format!("--init {path}: {e}"))?,
+        None => Model::new(shape, config.seed),
+    };
     let mut records = Vec::new();
     for d in &data {
         records.extend(read_records(Path::new(d)).map_err(|e| format!("{d}: {e}"))?);
     }
     let (train_records, held_records) = split_by_game(records, every);
     let started = std::time::Instant::now();
-    let teacher = match &teacher {
-        Some(name) => Some(
-            crate::eval::Evaluator::named(name, 16)
-                .map_err(|e| format!("--teacher {name}: {e}"))?
-                .0,
-        ),
-        None => None,
-    };
     let how = Sampling {
         mirror,
         teacher: teacher.as_ref(),
@@ -160,13 +169,6 @@ fn cli(args: TrainArgs) -> Result<(), String> {
     // The file always holds the best net so far by held-out loss (every epoch's net when
     // nothing is held out): a checkpoint that an interrupted run keeps, and the answer
     // to overfitting, which sets in after a few epochs on small data.
-    let model = match &init {
-        Some(path) => std::fs::read(path)
-            .map_err(|e| e.to_string())
-            .and_then(|bytes| Model::import(shape, &bytes))
-            .map_err(|e| format!("--init {path}: {e}"))?,
-        None => Model::new(shape, config.seed),
-    };
     let training = train_set.len();
     let mut best = f64::INFINITY;
     let mut failed = None;
