@@ -58,3 +58,42 @@ fn garbage_does_not_unpack() {
     assert!(packed::unpack(&[0xff; 32]).is_err());
     assert!(packed::move_from_u16(0).is_none());
 }
+
+/// A record's best move is quiet unless it captures or promotes (or is no legal move of
+/// the position at all).
+#[test]
+fn quiet_best_moves_are_told_from_captures_and_promotions() {
+    hayate::attacks::init();
+    // After 7g7f 3c3d the bishops face each other: 8h2b+ captures and promotes, 8h2b=
+    // (unpromoted) still captures; 2g2f and 5i5h are quiet.
+    let pos: Position = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3"
+        .parse()
+        .unwrap();
+    let record = |mv: &str| PackedSfenValue {
+        sfen: packed::pack(&pos).unwrap(),
+        score: 0,
+        mv: packed::move_to_u16(pos.parse_move(mv).unwrap()),
+        game_ply: 3,
+        game_result: 0,
+    };
+    assert!(record("2g2f").best_move_is_quiet(&pos));
+    assert!(record("5i5h").best_move_is_quiet(&pos));
+    assert!(!record("8h2b+").best_move_is_quiet(&pos));
+    assert!(!record("8h2b").best_move_is_quiet(&pos));
+    // A promotion without a capture: a silver that reached the third rank promotes.
+    let deep: Position = "lnsgkgsnl/1r5b1/pppp1pppp/4S4/9/9/PPPPPPPPP/1B5R1/LN1GKGSNL b P 1"
+        .parse()
+        .unwrap();
+    let promote = PackedSfenValue {
+        sfen: packed::pack(&deep).unwrap(),
+        score: 0,
+        mv: packed::move_to_u16(deep.parse_move("5d5c+").unwrap()),
+        game_ply: 1,
+        game_result: 0,
+    };
+    assert!(!promote.best_move_is_quiet(&deep));
+    // A move that is not legal in the position (no piece on 5e) is not quiet.
+    let mut stray = record("2g2f");
+    stray.mv = packed::move_to_u16(deep.parse_move("5d5c").unwrap());
+    assert!(!stray.best_move_is_quiet(&pos));
+}

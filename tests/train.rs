@@ -210,3 +210,28 @@ fn mirrored_positions_swap_the_files_and_keep_the_rest() {
     );
     assert_eq!(doubled.len(), 2 * plain.len());
 }
+
+/// `quiet` leaves out the records whose best move captures or promotes, and only those.
+#[test]
+fn quiet_sampling_leaves_out_records_that_capture() {
+    hayate::attacks::init();
+    hayate::eval::init();
+    let records = records(2, 5);
+    let all = train::samples(Shape::Kp, &records, Default::default());
+    let quiet = train::samples(
+        Shape::Kp,
+        &records,
+        train::Sampling {
+            quiet: true,
+            ..Default::default()
+        },
+    );
+    let expected = records
+        .iter()
+        .filter(|r| r.best_move_is_quiet(&hayate::learn::packed::unpack(&r.sfen).unwrap()))
+        .count();
+    assert_eq!(all.len(), records.len());
+    assert_eq!(quiet.len(), expected);
+    assert!(expected < records.len(), "the games capture somewhere");
+    assert!(expected > 0);
+}

@@ -535,6 +535,10 @@ pub struct GensfenArgs {
     /// score (how closely a net follows the evaluation it was distilled from)
     #[arg(long, requires = "evaluate", value_name = "EVAL")]
     against: Option<String>,
+    /// With --evaluate: only the records whose best move is quiet (no capture, no
+    /// promotion), the positions a static evaluation can be asked to judge
+    #[arg(long, requires = "evaluate")]
+    quiet: bool,
 }
 
 /// Runs `hayate gensfen`; returns the exit code.
@@ -548,6 +552,7 @@ pub fn run_cli(args: GensfenArgs) -> i32 {
                 eval,
                 args.against.as_deref(),
                 args.fv_scale,
+                args.quiet,
             ),
             None => read_cli(path, count, skip),
         };
@@ -671,6 +676,7 @@ fn evaluate_cli(
     eval: &str,
     against: Option<&str>,
     fv_scale: i32,
+    quiet: bool,
 ) -> i32 {
     crate::attacks::init();
     crate::eval::init();
@@ -695,6 +701,9 @@ fn evaluate_cli(
         .iter()
         .filter_map(|record| {
             let pos = packed::unpack(&record.sfen).ok()?;
+            if quiet && !record.best_move_is_quiet(&pos) {
+                return None;
+            }
             let target = match &reference {
                 Some(r) => r.evaluate(&pos),
                 None => record.score as i32,

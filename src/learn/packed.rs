@@ -332,6 +332,16 @@ impl PackedSfenValue {
             game_result: b[38] as i8,
         }
     }
+
+    /// Whether the record's best move in `pos` (its unpacked position) is quiet: legal,
+    /// not a capture and not a promotion. Where the best move wins material the search
+    /// score holds a gain that no static evaluation of this position can see, so such
+    /// records teach a net to guess at tactics rather than to judge the position.
+    pub fn best_move_is_quiet(&self, pos: &Position) -> bool {
+        move_from_u16(self.mv).is_some_and(|mv| {
+            pos.is_legal(mv) && !mv.is_promotion() && pos.piece_at(mv.to()).is_none()
+        })
+    }
 }
 
 /// The records of a file: the first `skip` left out, at most `count` read, and the number

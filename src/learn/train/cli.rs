@@ -53,6 +53,10 @@ pub struct TrainArgs {
     /// walks' positions
     #[arg(long, requires = "teacher")]
     keep_scores: bool,
+    /// Train only on the records whose best move is quiet (no capture, no promotion): in
+    /// the others the score holds material the position's static evaluation cannot see
+    #[arg(long)]
+    quiet: bool,
     /// Start from this net (of the --arch shape) instead of random weights
     #[arg(long)]
     init: Option<String>,
@@ -100,6 +104,7 @@ fn cli(args: TrainArgs) -> Result<(), String> {
         init,
         walks,
         keep_scores,
+        quiet,
         ..
     } = args;
     let config = TrainConfig {
@@ -143,6 +148,7 @@ fn cli(args: TrainArgs) -> Result<(), String> {
         teacher: teacher.as_ref(),
         walks,
         keep_scores,
+        quiet,
     };
     let train_set = samples(shape, &train_records, how);
     // Held-out positions are the records as they are, scored as the training ones are.

@@ -120,6 +120,10 @@ pub struct Sampling<'a> {
     /// With a teacher: the records keep their search scores (the teacher scores only the
     /// walks' positions).
     pub keep_scores: bool,
+    /// Only records whose best move is quiet give a sample of their own (see
+    /// [`PackedSfenValue::best_move_is_quiet`]); a teacher's walks still start from every
+    /// record.
+    pub quiet: bool,
 }
 
 /// The longest random walk from a record to an extra teacher-scored position.
@@ -150,12 +154,15 @@ pub fn samples(shape: Shape, records: &[PackedSfenValue], how: Sampling) -> Vec<
                 .and_then(|p| mirror_files(p).ok());
             let result_rate = (r.game_result as f32 + 1.0) / 2.0;
             let mut out = Vec::new();
+            let own = !how.quiet || pos.as_ref().is_some_and(|p| r.best_move_is_quiet(p));
             for pos in pos.into_iter().chain(mirrored) {
                 let score = match how.teacher {
                     Some(t) if !how.keep_scores => t.evaluate(&pos),
                     _ => r.score as i32,
                 };
-                out.extend(sample(&pos, score, Some(result_rate)));
+                if own {
+                    out.extend(sample(&pos, score, Some(result_rate)));
+                }
                 let Some(teacher) = how.teacher else { continue };
                 let mut rng = (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
                 for _ in 0..how.walks {
@@ -310,6 +317,7 @@ mod tests {
                 teacher: Some(&linear),
                 walks: 0,
                 keep_scores: false,
+                quiet: false,
             },
         );
         let plain = samples(
@@ -338,6 +346,7 @@ mod tests {
             teacher: Some(&linear),
             walks: 6,
             keep_scores: true,
+            quiet: false,
         };
         let out = samples(Shape::HalfKp, std::slice::from_ref(&record), how);
         assert_eq!(out.len(), 7);
