@@ -223,6 +223,28 @@ mod avx2 {
         }
     }
 
+    /// For each byte `m`, the positions of its set bits in order (eight slots, the unused
+    /// ones zero): a mask of nonzero input blocks becomes their indices without a branch.
+    const SET_BITS: [[u16; 8]; 256] = {
+        let mut table = [[0u16; 8]; 256];
+        let mut m = 0;
+        while m < 256 {
+            let (mut bit, mut n) = (0, 0);
+            while bit < 8 {
+                if m & (1 << bit) != 0 {
+                    table[m][n] = bit as u16;
+                    n += 1;
+                }
+                bit += 1;
+            }
+            m += 1;
+        }
+        table
+    };
+
+    /// Most four-byte input blocks a layer reads through the list of nonzero ones.
+    const MAX_BLOCKS: usize = 512;
+
     /// `affine` for `REGS * 8` outputs.
     ///
     /// # Safety
@@ -234,35 +256,69 @@ mod avx2 {
         biases: &[i32],
         out: &mut [i32],
     ) {
-        let outputs = REGS * 8;
-        let ones = _mm256_set1_epi16(1);
         let mut acc = [_mm256_setzero_si256(); REGS];
         for (k, a) in acc.iter_mut().enumerate() {
             *a = _mm256_loadu_si256(biases.as_ptr().add(8 * k).cast());
         }
-        for block in 0..input.len() / 4 {
-            let x = u32::from_le_bytes([
-                input[4 * block],
-                input[4 * block + 1],
-                input[4 * block + 2],
-                input[4 * block + 3],
-            ]);
-            // ClippedReLU and the transformer leave many inputs at zero: skip them.
-            if x == 0 {
-                continue;
+        let blocks = input.len() / 4;
+        if !input.len().is_multiple_of(32) || blocks > MAX_BLOCKS {
+            for block in 0..blocks {
+                add_block(&mut acc, input, interleaved, block);
             }
-            let xs = _mm256_set1_epi32(x as i32);
-            let w = interleaved.as_ptr().add(block * outputs * 4);
-            for (k, a) in acc.iter_mut().enumerate() {
-                let wk = _mm256_loadu_si256(w.add(32 * k).cast());
-                // Four u8 × i8 products per output: pairs into i16 (exact, inputs are
-                // at most 127), the two pairs into i32.
-                let pairs = _mm256_maddubs_epi16(xs, wk);
-                *a = _mm256_add_epi32(*a, _mm256_madd_epi16(pairs, ones));
+        } else {
+            // ClippedReLU and the transformer leave many inputs at zero, and only the
+            // blocks of four with a nonzero input need their weights: list those first,
+            // eight blocks a compare, so that the loop does not branch on each block.
+            let mut nonzero = [0u16; MAX_BLOCKS + 8];
+            let mut count = 0;
+            let zero = _mm256_setzero_si256();
+            for chunk in 0..input.len() / 32 {
+                let v = _mm256_loadu_si256(input.as_ptr().add(32 * chunk).cast());
+                let zeros = _mm256_cmpeq_epi32(v, zero);
+                let mask = !_mm256_movemask_ps(_mm256_castsi256_ps(zeros)) as u32 & 0xff;
+                let found = _mm_add_epi16(
+                    _mm_loadu_si128(SET_BITS[mask as usize].as_ptr().cast()),
+                    _mm_set1_epi16((8 * chunk) as i16),
+                );
+                // `count <= 8 * chunk`, so the eight slots end within `nonzero`.
+                _mm_storeu_si128(nonzero.as_mut_ptr().add(count).cast(), found);
+                count += mask.count_ones() as usize;
+            }
+            for &block in &nonzero[..count] {
+                add_block(&mut acc, input, interleaved, block as usize);
             }
         }
         for (k, a) in acc.iter().enumerate() {
             _mm256_storeu_si256(out.as_mut_ptr().add(8 * k).cast(), *a);
+        }
+    }
+
+    /// Adds input block `block` (four inputs) times its weights to the sums, unless the
+    /// four inputs are zero.
+    ///
+    /// # Safety
+    /// As for `affine_n`, with `block < input.len() / 4`.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn add_block<const REGS: usize>(
+        acc: &mut [__m256i; REGS],
+        input: &[u8],
+        interleaved: &[i8],
+        block: usize,
+    ) {
+        let x = input.as_ptr().add(4 * block).cast::<i32>().read_unaligned();
+        if x == 0 {
+            return;
+        }
+        let ones = _mm256_set1_epi16(1);
+        let xs = _mm256_set1_epi32(x);
+        let w = interleaved.as_ptr().add(block * REGS * 8 * 4);
+        for (k, a) in acc.iter_mut().enumerate() {
+            let wk = _mm256_loadu_si256(w.add(32 * k).cast());
+            // Four u8 × i8 products per output: pairs into i16 (exact, inputs are at
+            // most 127), the two pairs into i32.
+            let pairs = _mm256_maddubs_epi16(xs, wk);
+            *a = _mm256_add_epi32(*a, _mm256_madd_epi16(pairs, ones));
         }
     }
 
@@ -356,6 +412,10 @@ mod tests {
             (2048, 8),
             (32, 64),
             (32, 1),
+            // Rows the list of nonzero blocks does not take: more than it holds, and not
+            // a multiple of 32.
+            (4096, 8),
+            (36, 8),
         ] {
             let input: Vec<u8> = (0..row)
                 .map(|_| match lcg(&mut seed) % 4 {
