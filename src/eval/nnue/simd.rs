@@ -269,7 +269,8 @@ mod avx2 {
             // ClippedReLU and the transformer leave many inputs at zero, and only the
             // blocks of four with a nonzero input need their weights: list those first,
             // eight blocks a compare, so that the loop does not branch on each block.
-            let mut nonzero = [0u16; MAX_BLOCKS + 8];
+            // Not zeroed first: that costs as much as the list saves on small layers.
+            let mut nonzero = [std::mem::MaybeUninit::<u16>::uninit(); MAX_BLOCKS + 8];
             let mut count = 0;
             let zero = _mm256_setzero_si256();
             for chunk in 0..input.len() / 32 {
@@ -284,8 +285,10 @@ mod avx2 {
                 _mm_storeu_si128(nonzero.as_mut_ptr().add(count).cast(), found);
                 count += mask.count_ones() as usize;
             }
-            for &block in &nonzero[..count] {
-                add_block(&mut acc, input, interleaved, block as usize);
+            for slot in &nonzero[..count] {
+                // Every slot before `count` was written by a store above.
+                let block = slot.assume_init() as usize;
+                add_block(&mut acc, input, interleaved, block);
             }
         }
         for (k, a) in acc.iter().enumerate() {
