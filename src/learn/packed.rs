@@ -338,9 +338,7 @@ impl PackedSfenValue {
     /// score holds a gain that no static evaluation of this position can see, so such
     /// records teach a net to guess at tactics rather than to judge the position.
     pub fn best_move_is_quiet(&self, pos: &Position) -> bool {
-        move_from_u16(self.mv).is_some_and(|mv| {
-            pos.is_legal(mv) && !mv.is_promotion() && pos.piece_at(mv.to()).is_none()
-        })
+        move_from_u16(self.mv).is_some_and(|mv| pos.is_legal(mv) && !pos.is_tactical(mv))
     }
 }
 

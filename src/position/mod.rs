@@ -136,6 +136,13 @@ impl Position {
         self.board[sq.index()]
     }
 
+    /// Whether `mv` captures or promotes (the moves the search treats as tactical, and
+    /// the ones after which a position's static evaluation misses material).
+    #[inline(always)]
+    pub fn is_tactical(&self, mv: Move) -> bool {
+        mv.is_promotion() || self.piece_at(mv.to()).is_some()
+    }
+
     #[inline(always)]
     pub fn hand(&self, color: Color) -> Hand {
         self.hands[color.index()]

@@ -44,12 +44,6 @@ enum Stage {
     Done,
 }
 
-/// Whether a move is a capture or a promotion (the `Captures` generator's moves).
-#[inline(always)]
-pub fn is_tactical(pos: &Position, mv: Move) -> bool {
-    mv.is_promotion() || pos.piece_at(mv.to()).is_some()
-}
-
 pub struct MovePicker {
     stage: Stage,
     tt_move: Option<Move>,
@@ -98,7 +92,7 @@ impl MovePicker {
         if pos.in_check() {
             return Self::with_stage(pos, Stage::EvasionTtMove, tt_move, [None; 2], None);
         }
-        let tt_move = tt_move.filter(|&m| is_tactical(pos, m));
+        let tt_move = tt_move.filter(|&m| pos.is_tactical(m));
         Self::with_stage(pos, Stage::QuiescenceTtMove, tt_move, [None; 2], None)
     }
 
@@ -219,7 +213,7 @@ impl MovePicker {
                     if let Some(mv) = candidate {
                         if Some(mv) != self.tt_move
                             && !self.refutations.contains(&mv)
-                            && !is_tactical(pos, mv)
+                            && !pos.is_tactical(mv)
                             && pos.is_legal(mv)
                         {
                             self.refutations.push(mv);

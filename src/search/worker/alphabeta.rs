@@ -5,7 +5,7 @@
 use super::{cuts_off, Worker};
 use crate::search::history::{bonus, continuation_row, ContinuationRows};
 use crate::search::mate1::mate_in_one;
-use crate::search::movepick::{is_tactical, previous_move, MovePicker};
+use crate::search::movepick::{previous_move, MovePicker};
 use crate::search::params;
 use crate::search::score::{
     mate_in, mated_in, score_from_tt, score_to_tt, EVAL_LIMIT, INFINITE, MATE_BOUND, MAX_PLY,
@@ -222,7 +222,7 @@ impl Worker {
             let child_key = self.pos.key_after(mv);
             self.tt.prefetch(child_key);
             self.eval_cache.prefetch(child_key);
-            let tactical = is_tactical(&self.pos, mv);
+            let tactical = self.pos.is_tactical(mv);
             let gives_check = self.pos.gives_check(mv);
             let moved = self.pos.moved_piece_after(mv);
             let history_score = if tactical {
@@ -501,7 +501,7 @@ impl Worker {
     ) {
         let side = self.pos.side_to_move();
         let b = bonus(depth);
-        if !is_tactical(&self.pos, best) {
+        if !self.pos.is_tactical(best) {
             let f = &mut self.frames[p];
             if f.killers[0] != Some(best) {
                 f.killers[1] = f.killers[0];
