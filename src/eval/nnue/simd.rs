@@ -263,7 +263,10 @@ mod avx2 {
         let blocks = input.len() / 4;
         if !input.len().is_multiple_of(32) || blocks > MAX_BLOCKS {
             for block in 0..blocks {
-                add_block(&mut acc, input, interleaved, block);
+                let x = input.as_ptr().add(4 * block).cast::<i32>().read_unaligned();
+                if x != 0 {
+                    add_block(&mut acc, x, interleaved, block);
+                }
             }
         } else {
             // ClippedReLU and the transformer leave many inputs at zero, and only the
@@ -288,7 +291,8 @@ mod avx2 {
             for slot in &nonzero[..count] {
                 // Every slot before `count` was written by a store above.
                 let block = slot.assume_init() as usize;
-                add_block(&mut acc, input, interleaved, block);
+                let x = input.as_ptr().add(4 * block).cast::<i32>().read_unaligned();
+                add_block(&mut acc, x, interleaved, block);
             }
         }
         for (k, a) in acc.iter().enumerate() {
@@ -296,8 +300,8 @@ mod avx2 {
         }
     }
 
-    /// Adds input block `block` (four inputs) times its weights to the sums, unless the
-    /// four inputs are zero.
+    /// Adds input block `block`, its four inputs `x` (little-endian), times its weights to
+    /// the sums.
     ///
     /// # Safety
     /// As for `affine_n`, with `block < input.len() / 4`.
@@ -305,14 +309,10 @@ mod avx2 {
     #[inline]
     unsafe fn add_block<const REGS: usize>(
         acc: &mut [__m256i; REGS],
-        input: &[u8],
+        x: i32,
         interleaved: &[i8],
         block: usize,
     ) {
-        let x = input.as_ptr().add(4 * block).cast::<i32>().read_unaligned();
-        if x == 0 {
-            return;
-        }
         let ones = _mm256_set1_epi16(1);
         let xs = _mm256_set1_epi32(x);
         let w = interleaved.as_ptr().add(block * REGS * 8 * 4);

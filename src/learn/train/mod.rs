@@ -156,11 +156,11 @@ pub fn samples(shape: Shape, records: &[PackedSfenValue], how: Sampling) -> Vec<
             let mut out = Vec::new();
             let own = !how.quiet || pos.as_ref().is_some_and(|p| r.best_move_is_quiet(p));
             for pos in pos.into_iter().chain(mirrored) {
-                let score = match how.teacher {
-                    Some(t) if !how.keep_scores => t.evaluate(&pos),
-                    _ => r.score as i32,
-                };
                 if own {
+                    let score = match how.teacher {
+                        Some(t) if !how.keep_scores => t.evaluate(&pos),
+                        _ => r.score as i32,
+                    };
                     out.extend(sample(&pos, score, Some(result_rate)));
                 }
                 let Some(teacher) = how.teacher else { continue };
