@@ -3,10 +3,11 @@
 //! evaluated, each side's accumulator is derived from the nearest ancestor's that is
 //! computed, or recounted when that side's king moved since (HalfKP) or none is.
 
+use super::aligned::Aligned;
 use super::features::Dirty;
 use super::network::Network;
 use crate::position::Position;
-use crate::types::Color;
+use crate::types::{Color, Square};
 use arrayvec::ArrayVec;
 
 /// Accumulators for plies `0..plies` of one search thread.
@@ -14,11 +15,11 @@ use arrayvec::ArrayVec;
 pub struct AccumulatorStack {
     half: usize,
     /// `[ply][side][half]`, Black's side first.
-    values: Vec<i16>,
+    values: Aligned<i16>,
     computed: Vec<[bool; 2]>,
     dirty: Vec<Dirty>,
     /// The transformer's output, scratch for the forward pass.
-    transformed: Vec<u8>,
+    transformed: Aligned<u8>,
 }
 
 impl AccumulatorStack {
@@ -29,12 +30,16 @@ impl AccumulatorStack {
     /// Starts a new line from a root position, for `net`'s width and up to `plies` plies.
     pub fn reset(&mut self, net: &Network, plies: usize) {
         self.half = net.half();
-        self.values.resize(plies * 2 * self.half, 0);
+        if self.values.len() != plies * 2 * self.half {
+            self.values = Aligned::zeroed(plies * 2 * self.half);
+        }
         self.computed.clear();
         self.computed.resize(plies, [false; 2]);
         self.dirty.clear();
         self.dirty.resize(plies, Dirty::NONE);
-        self.transformed.resize(2 * self.half, 0);
+        if self.transformed.len() != 2 * self.half {
+            self.transformed = Aligned::zeroed(2 * self.half);
+        }
     }
 
     /// Records the move (or null move) that leads to ply `ply`.
@@ -73,37 +78,60 @@ impl AccumulatorStack {
             return;
         }
         let set = net.arch().features;
-        let half = self.half;
-        // Walk back to a computed ancestor that updates can reach.
+        // Walk back to a computed ancestor that updates can reach, or to the ply where
+        // the line starts or this side's king last moved (`from`): nothing before it can
+        // be updated into this ply.
         let mut from = ply;
-        loop {
+        let reachable = loop {
             if from == 0 || self.dirty[from].needs_refresh(set, side) {
-                let at = self.offset(ply, side);
-                net.refresh(pos, side, &mut self.values[at..at + half]);
-                self.computed[ply][s] = true;
-                return;
+                break false;
+            }
+            if self.computed[from - 1][s] {
+                break true;
             }
             from -= 1;
-            if self.computed[from][s] {
-                break;
-            }
-        }
-        // Its king has not moved since, so today's square is the one for every step.
+        };
+        // Its king has not moved after `from`, so today's square is the one for every step.
         let king = pos.king_square(side).expect("both kings");
-        for p in from + 1..=ply {
-            let mut removed = ArrayVec::<u32, 3>::new();
-            let mut added = ArrayVec::<u32, 3>::new();
-            self.dirty[p].changed(set, side, king, &mut removed, &mut added);
-            let dst = self.offset(p, side);
-            let src = self.offset(p - 1, side);
-            let (lower, upper) = self.values.split_at_mut(dst);
-            net.update(
-                &mut upper[..half],
-                &lower[src..src + half],
-                &removed,
-                &added,
-            );
-            self.computed[p][s] = true;
+        if reachable {
+            for p in from..=ply {
+                self.step(net, side, king, p, p - 1, p);
+            }
+            return;
         }
+        // Recount here, then take the moves back one by one down to `from`: every ply of
+        // the stretch is then computed, and the rest of the subtree under `from` (the
+        // siblings of this line) starts from them instead of recounting again. A step
+        // costs a few rows; a recount costs one row per piece on the board.
+        let at = self.offset(ply, side);
+        let half = self.half;
+        net.refresh(pos, side, &mut self.values[at..at + half]);
+        self.computed[ply][s] = true;
+        for p in (from + 1..=ply).rev() {
+            self.step(net, side, king, p, p, p - 1);
+        }
+    }
+
+    /// Derives `side`'s accumulator at ply `dst` from the one at ply `src`, one ply away,
+    /// through the move that leads to ply `p` (played forwards when `dst == p`, taken back
+    /// when `dst == p - 1`); `king` is `side`'s king square at both plies.
+    fn step(&mut self, net: &Network, side: Color, king: Square, p: usize, src: usize, dst: usize) {
+        let mut removed = ArrayVec::<u32, 3>::new();
+        let mut added = ArrayVec::<u32, 3>::new();
+        self.dirty[p].changed(net.arch().features, side, king, &mut removed, &mut added);
+        if dst < src {
+            std::mem::swap(&mut removed, &mut added);
+        }
+        let half = self.half;
+        let (d, s) = (self.offset(dst, side), self.offset(src, side));
+        // The two accumulators are disjoint: split the storage between them.
+        if d > s {
+            let (lower, upper) = self.values.split_at_mut(d);
+            net.update(&mut upper[..half], &lower[s..s + half], &removed, &added);
+        } else {
+            let (lower, upper) = self.values.split_at_mut(s);
+            net.update(&mut lower[d..d + half], &upper[..half], &removed, &added);
+        }
+        self.computed[dst][side.index()] = true;
     }
 }

@@ -6,9 +6,11 @@
 //! - [`load`] and [`Network::from_bytes`]: the file, checked before it is trusted;
 //! - [`features`]: which feature rows a position switches on, and what a move changes;
 //! - [`AccumulatorStack`]: the search's incrementally updated accumulators;
-//! - [`simd`]: the kernels, portable and AVX2, chosen at run time.
+//! - [`simd`]: the kernels, portable and AVX2, chosen at run time;
+//! - [`aligned`]: the cache-line-aligned buffers the kernels read.
 
 pub mod accumulator;
+pub mod aligned;
 pub mod arch;
 mod error;
 pub mod features;

@@ -1,6 +1,7 @@
 //! A loaded net: its parameters, read from the bytes of a file, and the forward pass from
 //! the two accumulators to the evaluation.
 
+use super::aligned::{Aligned, Plain};
 use super::arch::{padded, Architecture, VERSION};
 use super::error::NnueError;
 use super::features::{self, MAX_ACTIVE};
@@ -31,10 +32,10 @@ pub const MAX_HALF: usize = 1024;
 /// One affine layer: i32 biases and i8 weights, one row of `padded(inputs)` per output.
 #[derive(Clone)]
 struct Affine {
-    biases: Box<[i32]>,
-    weights: Box<[i8]>,
+    biases: Aligned<i32>,
+    weights: Aligned<i8>,
     /// The weights as [`simd::affine`] reads them block by block.
-    interleaved: Box<[i8]>,
+    interleaved: Aligned<i8>,
 }
 
 impl Affine {
@@ -66,9 +67,9 @@ pub struct Network {
     arch: Architecture,
     /// The architecture string from the file's header (for display).
     structure: String,
-    transformer_biases: Box<[i16]>,
+    transformer_biases: Aligned<i16>,
     /// One row of `half` weights per input feature.
-    transformer_weights: Box<[i16]>,
+    transformer_weights: Aligned<i16>,
     hidden1: Affine,
     hidden2: Affine,
     output: Affine,
@@ -137,24 +138,25 @@ impl<R: Read> Reader<R> {
     }
 
     /// Reads `n` numbers of `SIZE` bytes each, converted by `convert`.
-    fn numbers<T, const SIZE: usize>(
+    fn numbers<T: Plain, const SIZE: usize>(
         &mut self,
         n: usize,
         convert: fn([u8; SIZE]) -> T,
-    ) -> Result<Box<[T]>, NnueError> {
-        let mut out = Vec::with_capacity(n);
-        let mut left = n;
-        while left > 0 {
-            let count = left.min(BLOCK / SIZE);
+    ) -> Result<Aligned<T>, NnueError> {
+        let mut out = Aligned::zeroed(n);
+        let mut done = 0;
+        while done < n {
+            let count = (n - done).min(BLOCK / SIZE);
             self.fill(count * SIZE)?;
-            out.extend(
-                self.buf
-                    .chunks_exact(SIZE)
-                    .map(|c| convert(c.try_into().expect("chunks of SIZE bytes"))),
-            );
-            left -= count;
+            for (o, c) in out[done..done + count]
+                .iter_mut()
+                .zip(self.buf.chunks_exact(SIZE))
+            {
+                *o = convert(c.try_into().expect("chunks of SIZE bytes"));
+            }
+            done += count;
         }
-        Ok(out.into_boxed_slice())
+        Ok(out)
     }
 
     fn affine(&mut self, inputs: usize, outputs: usize) -> Result<Affine, NnueError> {

@@ -4,6 +4,8 @@
 //! saturate: inputs are at most 127 and weights at least -128, so a pair of products
 //! stays inside i16), which the tests check.
 
+use super::aligned::{starts_aligned, Aligned};
+
 /// Which kernels to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernels {
@@ -50,10 +52,20 @@ pub fn update(
     }
     #[cfg(target_arch = "x86_64")]
     if kernels == Kernels::Avx2 && width.is_multiple_of(TILE) {
+        let aligned = [dst.as_ptr(), src.as_ptr(), weights.as_ptr()]
+            .iter()
+            .all(|&p| (p as usize).is_multiple_of(REGISTER_BYTES));
         // SAFETY: `Kernels::Avx2` is only chosen when the CPU has AVX2 (`detect`, and
         // `Network::set_kernels` checks `available`); the asserts above keep every row
-        // and both accumulators in bounds, and the width is a whole number of tiles.
-        unsafe { avx2::update(dst, src, weights, removed, added) };
+        // and both accumulators in bounds, and the width is a whole number of tiles, so
+        // every row of an aligned `weights` starts aligned too.
+        unsafe {
+            if aligned {
+                avx2::update::<true>(dst, src, weights, removed, added);
+            } else {
+                avx2::update::<false>(dst, src, weights, removed, added);
+            }
+        }
         return;
     }
     let _ = kernels;
@@ -78,9 +90,16 @@ pub fn clamp_to_u8(kernels: Kernels, acc: &[i16], out: &mut [u8]) {
     assert_eq!(acc.len(), out.len());
     #[cfg(target_arch = "x86_64")]
     if kernels == Kernels::Avx2 && acc.len().is_multiple_of(32) {
+        let aligned = starts_aligned(acc, REGISTER_BYTES) && starts_aligned(out, REGISTER_BYTES);
         // SAFETY: AVX2 is present (see `update`); both slices have the same length, a
-        // multiple of 32.
-        unsafe { avx2::clamp_to_u8(acc, out) };
+        // multiple of 32, and `aligned` says whether both start on a register boundary.
+        unsafe {
+            if aligned {
+                avx2::clamp_to_u8::<true>(acc, out);
+            } else {
+                avx2::clamp_to_u8::<false>(acc, out);
+            }
+        }
         return;
     }
     let _ = kernels;
@@ -115,14 +134,14 @@ pub const OUTPUT_BLOCK: usize = 8;
 /// The weights of an affine layer (`outputs` rows of `row` i8) rearranged for
 /// [`affine`]: for each block of four inputs, every output's four weights in turn, so
 /// that one broadcast block of inputs meets all outputs' weights in consecutive memory.
-pub fn interleave(weights: &[i8], outputs: usize, row: usize) -> Box<[i8]> {
-    let mut out = vec![0i8; weights.len()];
+pub fn interleave(weights: &[i8], outputs: usize, row: usize) -> Aligned<i8> {
+    let mut out = Aligned::zeroed(weights.len());
     for o in 0..outputs {
         for i in 0..row {
             out[(i / 4) * outputs * 4 + o * 4 + i % 4] = weights[o * row + i];
         }
     }
-    out.into_boxed_slice()
+    out
 }
 
 /// `out[o] = biases[o] + Σ input[i] · weights[o][i]`: an affine layer over `input` (u8,
@@ -148,9 +167,19 @@ pub fn affine(
         && row.is_multiple_of(4)
         && interleaved.len() == weights.len()
     {
+        let aligned =
+            starts_aligned(interleaved, REGISTER_BYTES) && starts_aligned(biases, REGISTER_BYTES);
         // SAFETY: AVX2 is present (see `update`); the checks above give the layout
-        // `avx2::affine` reads within bounds.
-        unsafe { avx2::affine(input, interleaved, biases, out) };
+        // `avx2::affine` reads within bounds; `aligned` says whether the weights and the
+        // biases start on a register boundary (each block of weights is a whole number
+        // of registers, so all of them do then).
+        unsafe {
+            if aligned {
+                avx2::affine::<true>(input, interleaved, biases, out);
+            } else {
+                avx2::affine::<false>(input, interleaved, biases, out);
+            }
+        }
         return;
     }
     for (o, sum) in out.iter_mut().enumerate() {
@@ -161,6 +190,9 @@ pub fn affine(
 /// Accumulator elements one AVX2 pass keeps in registers (8 registers of 16 lanes).
 const TILE: usize = 128;
 
+/// Bytes in an AVX2 register: the alignment its aligned loads need.
+const REGISTER_BYTES: usize = 32;
+
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use super::TILE;
@@ -169,11 +201,42 @@ mod avx2 {
     const LANES: usize = 16;
     const REGS: usize = TILE / LANES;
 
+    /// Loads a register from `p`, with the aligned instruction when `ALIGNED`.
+    ///
+    /// # Safety
+    /// The CPU has AVX2; `p` points at 32 readable bytes, on a 32-byte boundary when
+    /// `ALIGNED`.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn load<const ALIGNED: bool>(p: *const __m256i) -> __m256i {
+        if ALIGNED {
+            _mm256_load_si256(p)
+        } else {
+            _mm256_loadu_si256(p)
+        }
+    }
+
+    /// Stores a register at `p`, with the aligned instruction when `ALIGNED`.
+    ///
+    /// # Safety
+    /// The CPU has AVX2; `p` points at 32 writable bytes, on a 32-byte boundary when
+    /// `ALIGNED`.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn store<const ALIGNED: bool>(p: *mut __m256i, v: __m256i) {
+        if ALIGNED {
+            _mm256_store_si256(p, v)
+        } else {
+            _mm256_storeu_si256(p, v)
+        }
+    }
+
     /// # Safety
     /// The CPU has AVX2; `dst` and `src` have the same length, a multiple of `TILE`;
-    /// every row `r` of `removed` and `added` has `(r + 1) * dst.len() <= weights.len()`.
+    /// every row `r` of `removed` and `added` has `(r + 1) * dst.len() <= weights.len()`;
+    /// when `ALIGNED`, `dst`, `src` and `weights` start on a 32-byte boundary.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn update(
+    pub unsafe fn update<const ALIGNED: bool>(
         dst: &mut [i16],
         src: &[i16],
         weights: &[i16],
@@ -184,22 +247,22 @@ mod avx2 {
         for tile in (0..width).step_by(TILE) {
             let mut acc = [_mm256_setzero_si256(); REGS];
             for (k, a) in acc.iter_mut().enumerate() {
-                *a = _mm256_loadu_si256(src.as_ptr().add(tile + k * LANES).cast());
+                *a = load::<ALIGNED>(src.as_ptr().add(tile + k * LANES).cast());
             }
             for &r in removed {
                 let row = weights.as_ptr().add(r as usize * width + tile);
                 for (k, a) in acc.iter_mut().enumerate() {
-                    *a = _mm256_sub_epi16(*a, _mm256_loadu_si256(row.add(k * LANES).cast()));
+                    *a = _mm256_sub_epi16(*a, load::<ALIGNED>(row.add(k * LANES).cast()));
                 }
             }
             for &r in added {
                 let row = weights.as_ptr().add(r as usize * width + tile);
                 for (k, a) in acc.iter_mut().enumerate() {
-                    *a = _mm256_add_epi16(*a, _mm256_loadu_si256(row.add(k * LANES).cast()));
+                    *a = _mm256_add_epi16(*a, load::<ALIGNED>(row.add(k * LANES).cast()));
                 }
             }
             for (k, a) in acc.iter().enumerate() {
-                _mm256_storeu_si256(dst.as_mut_ptr().add(tile + k * LANES).cast(), *a);
+                store::<ALIGNED>(dst.as_mut_ptr().add(tile + k * LANES).cast(), *a);
             }
         }
     }
@@ -207,19 +270,25 @@ mod avx2 {
     /// # Safety
     /// The CPU has AVX2; `out.len()` is a multiple of 8 from 8 to 64, equal to
     /// `biases.len()`; `input.len()` is a multiple of 4 and
-    /// `interleaved.len() == out.len() * input.len()`.
+    /// `interleaved.len() == out.len() * input.len()`; when `ALIGNED`, `interleaved` and
+    /// `biases` start on a 32-byte boundary.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn affine(input: &[u8], interleaved: &[i8], biases: &[i32], out: &mut [i32]) {
+    pub unsafe fn affine<const ALIGNED: bool>(
+        input: &[u8],
+        interleaved: &[i8],
+        biases: &[i32],
+        out: &mut [i32],
+    ) {
         // The sums stay in registers only when their count is known at compile time.
         match out.len() / 8 {
-            1 => affine_n::<1>(input, interleaved, biases, out),
-            2 => affine_n::<2>(input, interleaved, biases, out),
-            4 => affine_n::<4>(input, interleaved, biases, out),
-            8 => affine_n::<8>(input, interleaved, biases, out),
-            3 => affine_n::<3>(input, interleaved, biases, out),
-            5 => affine_n::<5>(input, interleaved, biases, out),
-            6 => affine_n::<6>(input, interleaved, biases, out),
-            _ => affine_n::<7>(input, interleaved, biases, out),
+            1 => affine_n::<1, ALIGNED>(input, interleaved, biases, out),
+            2 => affine_n::<2, ALIGNED>(input, interleaved, biases, out),
+            4 => affine_n::<4, ALIGNED>(input, interleaved, biases, out),
+            8 => affine_n::<8, ALIGNED>(input, interleaved, biases, out),
+            3 => affine_n::<3, ALIGNED>(input, interleaved, biases, out),
+            5 => affine_n::<5, ALIGNED>(input, interleaved, biases, out),
+            6 => affine_n::<6, ALIGNED>(input, interleaved, biases, out),
+            _ => affine_n::<7, ALIGNED>(input, interleaved, biases, out),
         }
     }
 
@@ -250,7 +319,7 @@ mod avx2 {
     /// # Safety
     /// As for `affine`, with `out.len() == REGS * 8`.
     #[target_feature(enable = "avx2")]
-    unsafe fn affine_n<const REGS: usize>(
+    unsafe fn affine_n<const REGS: usize, const ALIGNED: bool>(
         input: &[u8],
         interleaved: &[i8],
         biases: &[i32],
@@ -258,14 +327,14 @@ mod avx2 {
     ) {
         let mut acc = [_mm256_setzero_si256(); REGS];
         for (k, a) in acc.iter_mut().enumerate() {
-            *a = _mm256_loadu_si256(biases.as_ptr().add(8 * k).cast());
+            *a = load::<ALIGNED>(biases.as_ptr().add(8 * k).cast());
         }
         let blocks = input.len() / 4;
         if !input.len().is_multiple_of(32) || blocks > MAX_BLOCKS {
             for block in 0..blocks {
                 let x = input.as_ptr().add(4 * block).cast::<i32>().read_unaligned();
                 if x != 0 {
-                    add_block(&mut acc, x, interleaved, block);
+                    add_block::<REGS, ALIGNED>(&mut acc, x, interleaved, block);
                 }
             }
         } else {
@@ -292,7 +361,7 @@ mod avx2 {
                 // Every slot before `count` was written by a store above.
                 let block = slot.assume_init() as usize;
                 let x = input.as_ptr().add(4 * block).cast::<i32>().read_unaligned();
-                add_block(&mut acc, x, interleaved, block);
+                add_block::<REGS, ALIGNED>(&mut acc, x, interleaved, block);
             }
         }
         for (k, a) in acc.iter().enumerate() {
@@ -307,7 +376,7 @@ mod avx2 {
     /// As for `affine_n`, with `block < input.len() / 4`.
     #[target_feature(enable = "avx2")]
     #[inline]
-    unsafe fn add_block<const REGS: usize>(
+    unsafe fn add_block<const REGS: usize, const ALIGNED: bool>(
         acc: &mut [__m256i; REGS],
         x: i32,
         interleaved: &[i8],
@@ -317,7 +386,7 @@ mod avx2 {
         let xs = _mm256_set1_epi32(x);
         let w = interleaved.as_ptr().add(block * REGS * 8 * 4);
         for (k, a) in acc.iter_mut().enumerate() {
-            let wk = _mm256_loadu_si256(w.add(32 * k).cast());
+            let wk = load::<ALIGNED>(w.add(32 * k).cast());
             // Four u8 × i8 products per output: pairs into i16 (exact, inputs are at
             // most 127), the two pairs into i32.
             let pairs = _mm256_maddubs_epi16(xs, wk);
@@ -326,18 +395,19 @@ mod avx2 {
     }
 
     /// # Safety
-    /// The CPU has AVX2; `acc` and `out` have the same length, a multiple of 32.
+    /// The CPU has AVX2; `acc` and `out` have the same length, a multiple of 32; when
+    /// `ALIGNED`, both start on a 32-byte boundary.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn clamp_to_u8(acc: &[i16], out: &mut [u8]) {
+    pub unsafe fn clamp_to_u8<const ALIGNED: bool>(acc: &[i16], out: &mut [u8]) {
         let zero = _mm256_setzero_si256();
         for i in (0..acc.len()).step_by(32) {
-            let a = _mm256_loadu_si256(acc.as_ptr().add(i).cast());
-            let b = _mm256_loadu_si256(acc.as_ptr().add(i + 16).cast());
+            let a = load::<ALIGNED>(acc.as_ptr().add(i).cast());
+            let b = load::<ALIGNED>(acc.as_ptr().add(i + 16).cast());
             // Saturating pack to i8 (clamps to -128..127), then the negatives to 0; the
             // pack interleaves 128-bit lanes, which the permute puts back in order.
             let packed = _mm256_max_epi8(_mm256_packs_epi16(a, b), zero);
             let ordered = _mm256_permute4x64_epi64::<0b11_01_10_00>(packed);
-            _mm256_storeu_si256(out.as_mut_ptr().add(i).cast(), ordered);
+            store::<ALIGNED>(out.as_mut_ptr().add(i).cast(), ordered);
         }
     }
 
@@ -391,12 +461,37 @@ mod tests {
         update(Kernels::Portable, &mut a, &src, &weights, &removed, &added);
         update(Kernels::Avx2, &mut b, &src, &weights, &removed, &added);
         assert_eq!(a, b);
+        // The aligned loads, and the unaligned ones on buffers a lane off a boundary.
+        let (aw, asrc) = (Aligned::from_slice(&weights), Aligned::from_slice(&src));
+        let mut ab = Aligned::<i16>::zeroed(width);
+        update(Kernels::Avx2, &mut ab, &asrc, &aw, &removed, &added);
+        assert_eq!(&ab[..], &a[..]);
+        let mut off = Aligned::<i16>::zeroed(width + 1);
+        let mut osrc = Aligned::<i16>::zeroed(width + 1);
+        osrc[1..].copy_from_slice(&src);
+        let mut ow = Aligned::<i16>::zeroed(weights.len() + 1);
+        ow[1..].copy_from_slice(&weights);
+        update(
+            Kernels::Avx2,
+            &mut off[1..],
+            &osrc[1..],
+            &ow[1..],
+            &removed,
+            &added,
+        );
+        assert_eq!(&off[1..], &a[..]);
 
         let mut ua = vec![0u8; width];
         let mut ub = vec![0u8; width];
         clamp_to_u8(Kernels::Portable, &a, &mut ua);
         clamp_to_u8(Kernels::Avx2, &a, &mut ub);
         assert_eq!(ua, ub);
+        let mut aligned_out = Aligned::<u8>::zeroed(width);
+        clamp_to_u8(Kernels::Avx2, &ab, &mut aligned_out);
+        assert_eq!(&aligned_out[..], &ua[..]);
+        let mut off_out = Aligned::<u8>::zeroed(width + 1);
+        clamp_to_u8(Kernels::Avx2, &off[1..], &mut off_out[1..]);
+        assert_eq!(&off_out[1..], &ua[..]);
         assert!(ua.iter().all(|&x| x <= 127));
 
         for n in [32, 64, 512] {
@@ -434,6 +529,13 @@ mod tests {
             affine(Kernels::Portable, &input, &w, &t, &b, &mut a);
             affine(Kernels::Avx2, &input, &w, &t, &b, &mut f);
             assert_eq!(a, f, "{row} -> {outputs}");
+            // `interleave` gives aligned weights; the same a byte (and a lane) off.
+            let mut ot = Aligned::<i8>::zeroed(t.len() + 1);
+            ot[1..].copy_from_slice(&t);
+            let mut ob = Aligned::<i32>::zeroed(outputs + 1);
+            ob[1..].copy_from_slice(&b);
+            affine(Kernels::Avx2, &input, &w, &ot[1..], &ob[1..], &mut f);
+            assert_eq!(a, f, "{row} -> {outputs}, unaligned");
             let plain: Vec<i32> = (0..outputs)
                 .map(|o| {
                     b[o] + (0..row)
