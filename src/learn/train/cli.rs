@@ -25,7 +25,8 @@ pub struct TrainArgs {
     /// Adam's learning rate
     #[arg(long, default_value_t = 1e-3, value_parser = parse_positive)]
     lr: f32,
-    /// Weight of the game result against the score in the target (0-1)
+    /// Weight of the search score against the game result in the target (1: the score only;
+    /// `hayate tune` weighs the other way round)
     #[arg(long, default_value_t = 0.5, value_parser = parse_fraction)]
     lambda: f32,
     /// One game in this many is held out (0: none)
