@@ -12,9 +12,11 @@
 //! - A new defender node starts with its number of legal replies as proof number
 //!   (counted without generating them, the drops onto one square once), so a check with
 //!   no reply is mate at once.
-//! - At a defender node, interpositions on one square by different pieces count as one
-//!   reply in the proof number (the largest of theirs): they usually fall the same way,
-//!   and summing them made checks that allow a chain of interpositions look hopeless.
+//! - Delayed expansion ([`super::delay`]): the pieces the defender can interpose on one
+//!   square, the interpositions nothing of the defender's guards, and a move with and
+//!   without promotion form chains; only a chain's first open member is searched and
+//!   counted, the next once it is settled. They usually fall the same way, and summed,
+//!   a check that allows a chain of interpositions looked hopeless.
 //! - Child thresholds use the "1 + epsilon" rule (a quarter above the second-best child),
 //!   which saves most of the re-expansions plain df-pn makes when two children alternate.
 //! - Proofs and disproofs hold across hands (see [`Table`]). A proof is stored with the
@@ -36,6 +38,7 @@
 //!   one is searched again without reusing them, which makes that disproof exact.
 
 use super::checks::generate_checks;
+use super::delay::{delay, Delay};
 use super::interposition::{is_useless_interposition, withheld_interposers};
 use super::path::Path;
 use super::table::{Known, Table, INF};
@@ -58,9 +61,9 @@ struct Child {
     useless: bool,
     /// The kind of hand piece the move takes, if it captures.
     captured: Option<PieceKind>,
-    /// Drops onto one square share a group (the square's index plus one); every other
-    /// move is alone (0).
-    group: u8,
+    /// The move's chain: it is searched only once the moves before it in its chain are
+    /// settled (see [`super::delay`]).
+    delay: Delay,
 }
 
 /// No limit on the length of the mate; also the mark of a failure shown without one.
@@ -233,11 +236,8 @@ impl<'a> Dfpn<'a> {
     fn child(&mut self, mv: Move, or: bool, remaining: u16) -> Child {
         let useless = !or && is_useless_interposition(&self.pos, mv);
         let remaining = after_move(remaining, useless);
-        let (captured, group) = if mv.is_drop() {
-            (None, mv.to().index() as u8 + 1)
-        } else {
-            (self.pos.piece_at(mv.to()).map(|p| p.kind().unpromoted()), 0)
-        };
+        let captured = self.pos.piece_at(mv.to()).map(|p| p.kind().unpromoted());
+        let delay = delay(&self.pos, mv, or);
         self.pos.play_unchecked(mv);
         let key = self.pos.board_key();
         let hand = self.pos.hand(self.attacker);
@@ -271,7 +271,7 @@ impl<'a> Dfpn<'a> {
             remaining,
             useless,
             captured,
-            group,
+            delay,
         }
     }
 
@@ -321,10 +321,8 @@ impl<'a> Dfpn<'a> {
                 break;
             }
         }
-        if !or {
-            // The drops onto one square side by side, for the grouped proof number.
-            children.sort_by_key(|c| c.group);
-        }
+        // The members of a chain side by side, in their order.
+        children.sort_by_key(|c| c.delay);
 
         self.path.push(self.pos.key());
         let mut known;
@@ -342,12 +340,8 @@ impl<'a> Dfpn<'a> {
                     (thdn - known.dn).saturating_add(c.known.dn).min(INF),
                 )
             } else {
-                // The child's group adds its largest proof number to the node's: the
-                // child may grow until the node's reaches its threshold.
                 (
-                    (thpn - known.pn)
-                        .saturating_add(summary.best_group_pn)
-                        .min(INF),
+                    (thpn - known.pn).saturating_add(c.known.pn).min(INF),
                     thdn.min(epsilon_above(summary.second)),
                 )
             };
@@ -357,7 +351,12 @@ impl<'a> Dfpn<'a> {
             children[best].known = result;
             // Only the searched child is brought up to date: looking up every sibling
             // after every descent cost more than the transpositions it caught (the
-            // siblings are looked up afresh whenever the node is entered again).
+            // siblings are looked up afresh whenever the node is entered again). The
+            // exception is the move its chain takes up next: the proof just found may
+            // answer it (its proof pieces), and it has waited since the node was entered.
+            if (result.is_proved() || result.is_disproved()) && c.delay.chain != 0 {
+                self.refresh_chain(&mut children, best, or, remaining);
+            }
         }
         self.path.pop();
         // A disproof holds for the hand it was found with (and smaller ones); numbers
@@ -371,6 +370,24 @@ impl<'a> Dfpn<'a> {
             self.table.store(key, known, self.nodes - start + 1);
         }
         known
+    }
+
+    /// Looks up again the members of `children[settled]`'s chain after it, up to the
+    /// first that is still open: the next to be searched.
+    fn refresh_chain(&mut self, children: &mut [Child], settled: usize, or: bool, remaining: u16) {
+        let chain = children[settled].delay.chain;
+        for next in children[settled + 1..].iter_mut() {
+            if next.delay.chain != chain {
+                break;
+            }
+            if next.known.is_proved() || next.known.is_disproved() {
+                continue;
+            }
+            *next = self.child(next.mv, or, remaining);
+            if !(next.known.is_proved() || next.known.is_disproved()) {
+                break;
+            }
+        }
     }
 
     /// The least attacker hand for which the proof of the current node, with these
@@ -409,8 +426,6 @@ struct Summary {
     /// The best child's rival: the second smallest proof number at an OR node, the second
     /// smallest disproof number at an AND node.
     second: u32,
-    /// At an AND node, what the best child's group adds to the proof number.
-    best_group_pn: u32,
 }
 
 fn summarize(or: bool, children: &[Child], remaining: u16) -> Summary {
@@ -424,23 +439,26 @@ fn summarize(or: bool, children: &[Child], remaining: u16) -> Summary {
     let mut any_tainted = false;
     let mut all_unlimited = true;
     let mut any_unlimited = false;
-    // At an AND node the children come sorted by group; a group adds its largest proof
-    // number (a move alone is its own group).
-    let mut group_max = 0u32;
+    // The children come sorted by chain: after a chain's first open member, the rest of
+    // its open members wait (settled ones always count).
+    let mut chain = 0;
+    let mut chain_open = false;
     for (i, c) in children.iter().enumerate() {
         let k = c.known;
+        let settled = k.pn == 0 || k.dn == 0;
+        if c.delay.chain != chain {
+            chain = c.delay.chain;
+            chain_open = false;
+        }
+        if !settled && chain != 0 {
+            if chain_open {
+                continue;
+            }
+            chain_open = true;
+        }
         // At an OR node we minimise pn and add dn; at an AND node the reverse.
         let (value, other) = if or { (k.pn, k.dn) } else { (k.dn, k.pn) };
-        if or {
-            sum += other as u64;
-        } else {
-            let starts_group = c.group == 0 || i == 0 || children[i - 1].group != c.group;
-            if starts_group {
-                sum += group_max as u64;
-                group_max = 0;
-            }
-            group_max = group_max.max(other);
-        }
+        sum += other as u64;
         if value < best_value {
             second = best_value.min(second);
             best_value = value;
@@ -463,21 +481,6 @@ fn summarize(or: bool, children: &[Child], remaining: u16) -> Summary {
             all_unlimited &= k.len == NO_LIMIT;
             any_unlimited |= k.len == NO_LIMIT && !k.tainted;
         }
-    }
-    let mut best_group_pn = 0;
-    if !or {
-        sum += group_max as u64;
-        let group = children[best].group;
-        best_group_pn = if group == 0 {
-            children[best].known.pn
-        } else {
-            children
-                .iter()
-                .filter(|c| c.group == group)
-                .map(|c| c.known.pn)
-                .max()
-                .unwrap_or(0)
-        };
     }
     let sum = if sum >= INF as u64 { INF } else { sum as u32 };
     let (pn, dn) = if or {
@@ -523,7 +526,6 @@ fn summarize(or: bool, children: &[Child], remaining: u16) -> Summary {
         },
         best,
         second,
-        best_group_pn,
     }
 }
 
@@ -586,29 +588,46 @@ mod tests {
     }
 
     #[test]
-    fn interpositions_on_one_square_add_one_proof_number() {
-        let child = |group: u8, pn: u32| Child {
+    fn a_chain_counts_its_first_open_member_and_every_settled_one() {
+        let child = |chain: u16, order: u8, pn: u32, dn: u32| Child {
             mv: Move::drop(
                 PieceKind::Pawn,
                 crate::types::Square::from_index(0).unwrap(),
             ),
-            known: Known {
-                pn,
-                dn: 1,
-                ..UNKNOWN
-            },
+            known: Known { pn, dn, ..UNKNOWN },
             remaining: NO_LIMIT,
             useless: false,
             captured: None,
-            group,
+            delay: Delay { chain, order },
         };
-        // A king move (3), two drops on one square (4 and 6), one on another (2).
-        let children = [child(0, 3), child(5, 4), child(5, 6), child(9, 2)];
+        // A king move (3), a chain of three drops (proved, open 4, open 6), a drop alone
+        // in its chain (2).
+        let children = [
+            child(0, 0, 3, 1),
+            child(5, 0, 0, INF),
+            child(5, 1, 4, 2),
+            child(5, 2, 6, 1),
+            child(9, 0, 2, 3),
+        ];
         let s = summarize(false, &children, NO_LIMIT);
-        assert_eq!(s.known.pn, 3 + 6 + 2);
-        assert_eq!(
-            s.best_group_pn, 3,
-            "the best (first, dn 1) is the king move"
-        );
+        assert_eq!(s.known.pn, 3 + 4 + 2, "the third drop of the chain waits");
+        assert_eq!(s.known.dn, 1);
+        assert_eq!(s.best, 0, "the best (first, dn 1) is the king move");
+        assert_eq!(s.second, 2, "the waiting drop's dn 1 is not a rival");
+        // A disproved member counts wherever it stands in its chain.
+        let mut refuted = children;
+        refuted[3].known = Known {
+            pn: INF,
+            dn: 0,
+            len: NO_LIMIT,
+            ..UNKNOWN
+        };
+        assert!(summarize(false, &refuted, NO_LIMIT).known.is_disproved());
+        // Every member proved: the node is proved.
+        let mut all = children;
+        for c in &mut all {
+            c.known = proved_here(Hand::EMPTY);
+        }
+        assert!(summarize(false, &all, NO_LIMIT).known.is_proved());
     }
 }

@@ -12,6 +12,7 @@
 
 pub mod checks;
 pub mod cli;
+pub mod delay;
 pub mod dfpn;
 pub mod interposition;
 mod path;
