@@ -31,6 +31,10 @@ pub struct MateArgs {
     /// With --file, only problems whose listed mate is at most this long
     #[arg(long)]
     max_plies: Option<usize>,
+    /// Stop at the first mate proved, without the search for shorter ones (the time to a
+    /// first mate, as a benchmark measures it)
+    #[arg(long)]
+    first: bool,
 }
 
 /// The text of an outcome as `go mate` answers it.
@@ -51,7 +55,7 @@ pub fn run_cli(a: MateArgs) -> i32 {
     let limits = Limits {
         time: a.time.map(Duration::from_millis),
         nodes: a.nodes,
-        shortest: true,
+        shortest: !a.first,
     };
     let mut table = match Table::try_new(a.hash.min(usize::MAX as u64) as usize) {
         Ok(t) => t,

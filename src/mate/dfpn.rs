@@ -40,6 +40,7 @@
 use super::checks::generate_checks;
 use super::delay::{delay, Delay};
 use super::interposition::{is_useless_interposition, withheld_interposers};
+use super::one::mate_in_one;
 use super::path::Path;
 use super::table::{Known, Table, INF};
 use crate::position::{GenType, Position};
@@ -261,6 +262,15 @@ impl<'a> Dfpn<'a> {
                     ..UNKNOWN
                 },
             }
+        } else if remaining > 0 && !self.pos.in_check() {
+            // The attacker to move: a mate in one proves it without expanding it.
+            match self.mate_in_one() {
+                Some(known) => {
+                    self.table.store(key, known, 1);
+                    known
+                }
+                None => Known { hand, ..UNKNOWN },
+            }
         } else {
             Known { hand, ..UNKNOWN }
         };
@@ -273,6 +283,22 @@ impl<'a> Dfpn<'a> {
             captured,
             delay,
         }
+    }
+
+    /// The proof of the current attacker's node (not in check) by a mate in one, if
+    /// [`mate_in_one`] finds one; the mated position is recorded for the line.
+    fn mate_in_one(&mut self) -> Option<Known> {
+        let mv = mate_in_one(&mut self.pos)?;
+        let captured = self.pos.piece_at(mv.to()).map(|p| p.kind().unpromoted());
+        self.pos.play_unchecked(mv);
+        let mated = proved_here(withheld_interposers(&self.pos));
+        self.table.store(self.pos.board_key(), mated, 1);
+        self.pos.undo();
+        Some(Known {
+            len: 1,
+            hand: hand_before(mated.hand, mv, captured),
+            ..mated
+        })
     }
 
     /// The multiple-iterative-deepening step of df-pn: searches the current position
@@ -400,15 +426,7 @@ impl<'a> Dfpn<'a> {
                 .filter(|c| c.known.pn == 0)
                 .min_by_key(|c| c.known.len)
                 .expect("a proved attacker node has a proved child");
-            let mut need = c.known.hand;
-            if let Some(kind) = c.mv.drop_kind() {
-                need.add(kind);
-            } else if let Some(kind) = c.captured {
-                if need.count(kind) > 0 {
-                    need.remove(kind);
-                }
-            }
-            need
+            hand_before(c.known.hand, c.mv, c.captured)
         } else {
             children
                 .iter()
@@ -417,6 +435,20 @@ impl<'a> Dfpn<'a> {
                 })
         }
     }
+}
+
+/// The attacker hand a proof needs before its move `mv` (taking `captured`), when the
+/// position after it needs `after`: the dropped piece more, the captured one less.
+fn hand_before(after: Hand, mv: Move, captured: Option<PieceKind>) -> Hand {
+    let mut need = after;
+    if let Some(kind) = mv.drop_kind() {
+        need.add(kind);
+    } else if let Some(kind) = captured {
+        if need.count(kind) > 0 {
+            need.remove(kind);
+        }
+    }
+    need
 }
 
 /// A node's numbers from its children, and which child to search next.

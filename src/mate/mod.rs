@@ -15,6 +15,7 @@ pub mod cli;
 pub mod delay;
 pub mod dfpn;
 pub mod interposition;
+pub mod one;
 mod path;
 pub mod pv;
 pub mod table;

@@ -5,7 +5,6 @@
 //! the USI layer turns those into text.
 
 mod history;
-pub mod mate1;
 mod movepick;
 pub mod params;
 pub mod root_mate;

@@ -3,8 +3,8 @@
 //! late-move reductions, and the history updates after a cutoff.
 
 use super::{cuts_off, Worker};
+use crate::mate::one::mate_in_one;
 use crate::search::history::{bonus, continuation_row, ContinuationRows};
-use crate::search::mate1::mate_in_one;
 use crate::search::movepick::{previous_move, MovePicker};
 use crate::search::params;
 use crate::search::score::{

@@ -1,7 +1,9 @@
 //! Mate in one: a checking move after which the opponent has no legal reply.
 //!
 //! Run at every main-search node that is not in check, so the search never overlooks a
-//! mate on the board however its pruning treats the node. Candidates are generated
+//! mate on the board however its pruning treats the node, and by the mate solver at the
+//! attacker's nodes it meets for the first time, which are then proved without being
+//! expanded. The side to move must not be in check (drops are played unchecked). Candidates are generated
 //! directly rather than from the full move list: drops and board moves onto the squares
 //! next to the enemy king (or onto a knight's check square). A contact check the king can
 //! simply take (the square is not defended by another of our pieces) is skipped before
