@@ -13,8 +13,9 @@
 //! the answers stay exact; what changes is the order, and with it, the proof pieces of
 //! the first member's proof often answer the next members from the table at once.
 
+use crate::attacks;
 use crate::position::Position;
-use crate::types::{Move, PieceKind, Square};
+use crate::types::{Bitboard, Move, PieceKind, Square};
 
 /// Where a move stands in its node's chains: `chain` 0 is a move on its own; moves of
 /// one chain are taken in increasing `order`.
@@ -77,6 +78,39 @@ pub fn delay(pos: &Position, mv: Move, or: bool) -> Delay {
     }
 }
 
+/// At a defender's node: how many of its replies' chains wait at the start beyond those
+/// the drops-per-square count already merges, that is, the squares between a distant
+/// checker and the king that the defender can drop onto and guards with nothing, less
+/// the one of them whose chain is open. (Checking drops, which stand alone, are
+/// counted as waiting too: a close estimate for a node's first proof number.)
+pub fn waiting_drop_squares(pos: &Position) -> usize {
+    let us = pos.side_to_move();
+    let hand = pos.hand(us);
+    let checkers = pos.checkers();
+    if hand.is_empty() || checkers.has_more_than_one() {
+        return 0;
+    }
+    let (Some(checker), Some(ksq)) = (checkers.lsb(), pos.king_square(us)) else {
+        return 0;
+    };
+    let between = attacks::between(ksq, checker);
+    if between.is_empty() {
+        return 0;
+    }
+    let droppable = PieceKind::HAND
+        .into_iter()
+        .filter(|&kind| hand.count(kind) > 0)
+        .fold(Bitboard::EMPTY, |squares, kind| {
+            squares | pos.drop_squares(kind, between)
+        });
+    let occupied = pos.occupied();
+    let unguarded = droppable
+        .into_iter()
+        .filter(|&sq| pos.attackers_to(us, sq, occupied).is_empty())
+        .count();
+    unguarded.saturating_sub(1)
+}
+
 /// Hand kinds from the weakest: the proof after a weak piece is taken needs the least,
 /// so its proof pieces are the likeliest to answer the stronger pieces too.
 fn weakest_first(kind: PieceKind) -> u8 {
@@ -103,7 +137,7 @@ mod tests {
     use super::*;
 
     fn position(sfen: &str) -> Position {
-        crate::attacks::init();
+        attacks::init();
         sfen.parse().unwrap()
     }
 

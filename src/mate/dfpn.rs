@@ -38,7 +38,7 @@
 //!   one is searched again without reusing them, which makes that disproof exact.
 
 use super::checks::generate_checks;
-use super::delay::{delay, Delay};
+use super::delay::{delay, waiting_drop_squares, Delay};
 use super::interposition::{is_useless_interposition, withheld_interposers};
 use super::one::mate_in_one;
 use super::path::Path;
@@ -257,7 +257,7 @@ impl<'a> Dfpn<'a> {
                     known
                 }
                 n => Known {
-                    pn: n as u32,
+                    pn: (n - waiting_drop_squares(&self.pos)) as u32,
                     hand,
                     ..UNKNOWN
                 },
