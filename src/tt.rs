@@ -232,7 +232,7 @@ impl TranspositionTable {
     /// Hints the CPU to fetch the bucket of `key`.
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        prefetch(self.bucket(key));
+        crate::memory::prefetch(self.bucket(key));
     }
 
     /// The entry stored for `key`, if any.
@@ -315,21 +315,6 @@ impl TranspositionTable {
         }
         (used * 1000 / (sample * SLOTS).max(1)) as u32
     }
-}
-
-/// Hints the CPU to bring the cache line of `value` closer: the table and evaluation
-/// cache entries a child node will read, fetched while the move is being made.
-#[inline(always)]
-pub fn prefetch<T>(value: &T) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let ptr = value as *const T as *const i8;
-        // SAFETY: prefetching is only a hint and never faults; the pointer comes from a
-        // live reference.
-        unsafe { std::arch::x86_64::_mm_prefetch(ptr, std::arch::x86_64::_MM_HINT_T0) };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = value;
 }
 
 #[cfg(test)]

@@ -334,6 +334,9 @@ impl<'a> Dfpn<'a> {
             return FAILED_ON_PATH;
         }
 
+        for &mv in moves.iter() {
+            self.table.prefetch(self.pos.board_key_after(mv));
+        }
         let mut children: Vec<Child> = Vec::with_capacity(moves.len());
         for &mv in moves.iter() {
             let c = self.child(mv, or, remaining);

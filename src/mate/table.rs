@@ -19,7 +19,12 @@ pub const INF: u32 = u32::MAX / 2;
 /// Entries per cluster: the entries that may hold a given board.
 const CLUSTER: usize = 8;
 
+/// Bytes in a cache line.
+const CACHE_LINE: usize = 64;
+
+// 32-byte aligned (its size): a cluster then starts on a cache line (see `Table::base`).
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(align(32))]
 struct Entry {
     key: u64,
     hand: Hand,
@@ -34,6 +39,9 @@ struct Entry {
     /// Nodes searched below this entry; 0 marks an empty slot.
     amount: u32,
 }
+
+// Two entries a cache line; `Table::prefetch` counts on it.
+const _: () = assert!(std::mem::size_of::<Entry>() == CACHE_LINE / 2);
 
 /// The memory for a table could not be had.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,6 +91,11 @@ impl Known {
 /// The proof table. See the module documentation.
 pub struct Table {
     entries: Vec<Entry>,
+    /// The first entry of the first cluster: clusters start on a cache line, so one
+    /// cluster is four lines, not five.
+    base: usize,
+    /// Clusters in the table.
+    clusters: usize,
     used: usize,
     /// Garbage collections run so far (reported by the solver).
     pub collections: u32,
@@ -105,16 +118,19 @@ impl Table {
         })?;
         let bytes = mib.max(1).saturating_mul(1 << 20);
         let clusters = (bytes / (CLUSTER * std::mem::size_of::<Entry>())).max(1);
+        // One entry more, to start the clusters on a cache line.
+        let len = clusters * CLUSTER + 1;
         let mut entries = Vec::new();
-        entries
-            .try_reserve_exact(clusters * CLUSTER)
-            .map_err(|_| TableError {
-                mib,
-                physical: None,
-            })?;
-        entries.resize(clusters * CLUSTER, Entry::default());
+        entries.try_reserve_exact(len).map_err(|_| TableError {
+            mib,
+            physical: None,
+        })?;
+        entries.resize(len, Entry::default());
+        let base = usize::from(!(entries.as_ptr() as usize).is_multiple_of(CACHE_LINE));
         Ok(Table {
             entries,
+            base,
+            clusters,
             used: 0,
             collections: 0,
         })
@@ -122,7 +138,12 @@ impl Table {
 
     /// The size in MiB the table was made for.
     pub fn mib(&self) -> usize {
-        (self.entries.len() * std::mem::size_of::<Entry>()) >> 20
+        (self.capacity() * std::mem::size_of::<Entry>()) >> 20
+    }
+
+    /// The entries the clusters hold.
+    fn capacity(&self) -> usize {
+        self.clusters * CLUSTER
     }
 
     pub fn clear(&mut self) {
@@ -133,12 +154,21 @@ impl Table {
 
     /// Occupancy in permille, as USI `hashfull` reports it.
     pub fn hashfull(&self) -> u32 {
-        (self.used as u64 * 1000 / self.entries.len() as u64) as u32
+        (self.used as u64 * 1000 / self.capacity() as u64) as u32
     }
 
+    /// The index of the first entry of `key`'s cluster.
     fn cluster(&self, key: u64) -> usize {
-        let clusters = (self.entries.len() / CLUSTER) as u64;
-        (((key as u128 * clusters as u128) >> 64) as usize) * CLUSTER
+        self.base + (((key as u128 * self.clusters as u128) >> 64) as usize) * CLUSTER
+    }
+
+    /// Asks for `key`'s cluster to be brought into the cache: a node looks up all its
+    /// children, and fetching their clusters together overlaps the waits for memory.
+    pub fn prefetch(&self, key: u64) {
+        let start = self.cluster(key);
+        for line in (start..start + CLUSTER).step_by(CACHE_LINE / std::mem::size_of::<Entry>()) {
+            crate::memory::prefetch(&self.entries[line]);
+        }
     }
 
     /// What is known for this board with this attacker hand that serves a search for a
@@ -244,7 +274,7 @@ impl Table {
             tainted: known.tainted,
             amount: amount.saturating_mul(bonus),
         };
-        if self.used * 10 > self.entries.len() * 9 {
+        if self.used * 10 > self.capacity() * 9 {
             self.collect();
         }
     }
@@ -252,7 +282,7 @@ impl Table {
     /// Garbage collection: frees the entries that cost less than the median amount of
     /// search (estimated from a sample), which is about half the table.
     fn collect(&mut self) {
-        let step = (self.entries.len() / 4096).max(1);
+        let step = (self.capacity() / 4096).max(1);
         let mut sample: Vec<u32> = self
             .entries
             .iter()
@@ -274,7 +304,7 @@ impl Table {
             }
         }
         // With every amount equal nothing would go: then drop everything but proofs.
-        if used * 10 > self.entries.len() * 9 {
+        if used * 10 > self.capacity() * 9 {
             used = 0;
             for e in &mut self.entries {
                 if e.amount > 0 && e.pn != 0 {

@@ -570,6 +570,19 @@ impl Position {
     /// the search fetches the child's table entry while it makes the move.
     #[inline]
     pub fn key_after(&self, mv: Move) -> u64 {
+        let (board_key, hand_key) = self.keys_after(mv);
+        board_key ^ hand_key
+    }
+
+    /// The key [`Position::board_key`] will have after the legal move `mv`.
+    #[inline]
+    pub fn board_key_after(&self, mv: Move) -> u64 {
+        self.keys_after(mv).0
+    }
+
+    /// The board and hand parts of the key after the legal move `mv`.
+    #[inline]
+    fn keys_after(&self, mv: Move) -> (u64, u64) {
         let us = self.side;
         let to = mv.to();
         let mut board_key = self.board_key ^ zobrist::side();
@@ -582,7 +595,7 @@ impl Position {
             None => {
                 let from = mv.origin_unchecked();
                 let Some(piece) = self.board[from.index()] else {
-                    return self.key();
+                    return (self.board_key, self.hand_key);
                 };
                 if let Some(captured) = self.board[to.index()] {
                     board_key ^= zobrist::piece_square(captured, to);
@@ -597,7 +610,7 @@ impl Position {
                 board_key ^= zobrist::piece_square(piece, from) ^ zobrist::piece_square(moved, to);
             }
         }
-        board_key ^ hand_key
+        (board_key, hand_key)
     }
 
     /// Passes the turn (a "null move", for null-move pruning). Only legal when the side to

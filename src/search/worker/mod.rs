@@ -124,7 +124,7 @@ impl EvalCache {
     /// Starts fetching the entry of `key` (a child's, before the move is made).
     #[inline]
     fn prefetch(&self, key: u64) {
-        crate::tt::prefetch(&self.entries[Self::slot(key)]);
+        crate::memory::prefetch(&self.entries[Self::slot(key)]);
     }
 
     #[inline]
