@@ -11,7 +11,10 @@
 //! Refinements:
 //! - A new defender node starts with its number of legal replies as proof number
 //!   (counted without generating them, the drops onto one square once), so a check with
-//!   no reply is mate at once.
+//!   no reply is mate at once; the numbers are in [`UNIT`]s, and the square the move
+//!   went to adjusts them ([`super::estimate`], df-pn+): a check into a crowd of guards
+//!   looks harder, a reply that captures or that the defender holds looks better for
+//!   the defender. A new attacker node is tried for a mate in one first.
 //! - Delayed expansion ([`super::delay`]): the pieces the defender can interpose on one
 //!   square, the interpositions nothing of the defender's guards, and a move with and
 //!   without promotion form chains; only a chain's first open member is searched and
@@ -39,6 +42,7 @@
 
 use super::checks::generate_checks;
 use super::delay::{delay, waiting_drop_squares, Delay};
+use super::estimate::{self, UNIT};
 use super::interposition::{is_useless_interposition, withheld_interposers};
 use super::one::mate_in_one;
 use super::path::Path;
@@ -71,8 +75,8 @@ struct Child {
 pub const NO_LIMIT: u16 = u16::MAX;
 
 const UNKNOWN: Known = Known {
-    pn: 1,
-    dn: 1,
+    pn: UNIT,
+    dn: UNIT,
     len: 0,
     tainted: false,
     hand: Hand::EMPTY,
@@ -239,6 +243,11 @@ impl<'a> Dfpn<'a> {
         let remaining = after_move(remaining, useless);
         let captured = self.pos.piece_at(mv.to()).map(|p| p.kind().unpromoted());
         let delay = delay(&self.pos, mv, or);
+        let (estimate_pn, estimate_dn) = if or {
+            estimate::after_check(&self.pos, mv)
+        } else {
+            estimate::after_reply(&self.pos, mv)
+        };
         self.pos.play_unchecked(mv);
         let key = self.pos.board_key();
         let hand = self.pos.hand(self.attacker);
@@ -257,7 +266,8 @@ impl<'a> Dfpn<'a> {
                     known
                 }
                 n => Known {
-                    pn: (n - waiting_drop_squares(&self.pos)) as u32,
+                    pn: (n - waiting_drop_squares(&self.pos)) as u32 * UNIT + estimate_pn,
+                    dn: UNIT + estimate_dn,
                     hand,
                     ..UNKNOWN
                 },
@@ -269,10 +279,20 @@ impl<'a> Dfpn<'a> {
                     self.table.store(key, known, 1);
                     known
                 }
-                None => Known { hand, ..UNKNOWN },
+                None => Known {
+                    pn: estimate_pn,
+                    dn: estimate_dn,
+                    hand,
+                    ..UNKNOWN
+                },
             }
         } else {
-            Known { hand, ..UNKNOWN }
+            Known {
+                pn: estimate_pn,
+                dn: estimate_dn,
+                hand,
+                ..UNKNOWN
+            }
         };
         self.pos.undo();
         Child {

@@ -14,6 +14,7 @@ pub mod checks;
 pub mod cli;
 pub mod delay;
 pub mod dfpn;
+pub mod estimate;
 pub mod interposition;
 pub mod one;
 mod path;
