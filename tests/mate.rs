@@ -323,8 +323,9 @@ fn long_problems_benchmark() {
             Outcome::Unknown => None,
         };
         println!(
-            "line {line}: listed {listed}, found {plies:?}, first mate {:?}, total {:?}, {} nodes/s",
+            "line {line}: listed {listed}, found {plies:?}, first mate {:?}, this length {:?}, total {:?}, {} nodes/s",
             r.first_mate,
+            r.final_mate,
             r.elapsed,
             r.nps()
         );
@@ -510,6 +511,7 @@ fn hayate_mate_on_the_command_line() {
         .filter(|l| !l.starts_with('#'))
         .take(5)
         .map(String::from)
+        .chain(std::iter::once("not a position\t3".to_string()))
         .collect();
     std::fs::write(&file, some.join("\n")).unwrap();
     let out = Command::new(BIN)
@@ -518,10 +520,9 @@ fn hayate_mate_on_the_command_line() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success());
-    assert!(
-        text.lines().last().unwrap().starts_with("solved 5/5"),
-        "{text}"
-    );
+    let totals = text.lines().last().unwrap();
+    assert!(totals.starts_with("solved 5/5"), "{text}");
+    assert!(totals.contains("1 skipped (bad sfen)"), "{text}");
     std::fs::remove_dir_all(&dir).ok();
 
     let out = Command::new(BIN)

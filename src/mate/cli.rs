@@ -117,6 +117,8 @@ fn run_file(path: &str, a: &MateArgs, limits: Limits, table: &mut Table) -> i32 
     let mut slowest = (Duration::ZERO, 0usize);
     let mut first_total = Duration::ZERO;
     let mut first_slowest = Duration::ZERO;
+    let mut final_total = Duration::ZERO;
+    let mut skipped = 0;
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -134,6 +136,7 @@ fn run_file(path: &str, a: &MateArgs, limits: Limits, table: &mut Table) -> i32 
             Ok(p) => p,
             Err(e) => {
                 println!("line {}: bad sfen ({e}), skipped", number + 1);
+                skipped += 1;
                 continue;
             }
         };
@@ -149,6 +152,9 @@ fn run_file(path: &str, a: &MateArgs, limits: Limits, table: &mut Table) -> i32 
             first_total += t;
             first_slowest = first_slowest.max(t);
         }
+        if let Some(t) = report.final_mate {
+            final_total += t;
+        }
         let result = match &report.outcome {
             Outcome::Mate(l) => {
                 solved += 1;
@@ -162,11 +168,11 @@ fn run_file(path: &str, a: &MateArgs, limits: Limits, table: &mut Table) -> i32 
             Outcome::Unknown => "unsolved".to_string(),
         };
         let listed_text = listed.map_or("?".to_string(), |n| n.to_string());
-        let first = report
-            .first_mate
-            .map_or("-".to_string(), |t| t.as_millis().to_string());
+        let millis = |t: Option<Duration>| t.map_or("-".to_string(), |t| t.as_millis().to_string());
+        let first = millis(report.first_mate);
+        let last = millis(report.final_mate);
         println!(
-            "line {:>3}: listed {:>4} plies, {:<10}{} {:>10} nodes {:>7} ms (first mate {first} ms) {:>7} nps",
+            "line {:>3}: listed {:>4} plies, {:<10}{} {:>10} nodes {:>7} ms (first mate {first} ms, this length {last} ms) {:>7} nps",
             number + 1,
             listed_text,
             result,
@@ -180,15 +186,22 @@ fn run_file(path: &str, a: &MateArgs, limits: Limits, table: &mut Table) -> i32 
             report.nps()
         );
     }
+    let skipped_text = if skipped > 0 {
+        format!(", {skipped} skipped (bad sfen)")
+    } else {
+        String::new()
+    };
     println!(
-        "solved {solved}/{count} ({within_listed} no longer than listed), {nodes} nodes, \
-         {} ms total, slowest {} ms (line {}), {} nps; first mates: {} ms total, slowest {} ms",
+        "solved {solved}/{count} ({within_listed} no longer than listed{skipped_text}), {nodes} nodes, \
+         {} ms total, slowest {} ms (line {}), {} nps; first mates: {} ms total, slowest {} ms; \
+         the lengths reported: {} ms total",
         elapsed.as_millis(),
         slowest.0.as_millis(),
         slowest.1,
         super::nps(nodes, elapsed),
         first_total.as_millis(),
-        first_slowest.as_millis()
+        first_slowest.as_millis(),
+        final_total.as_millis()
     );
     0
 }

@@ -69,6 +69,9 @@ pub struct Report {
     pub plies: Option<u16>,
     /// When the first mate was proved (the rest of the time went to shorter ones).
     pub first_mate: Option<Duration>,
+    /// When the mate reported (`plies` long) was proved: the first mate's time unless a
+    /// shorter one was found after it.
+    pub final_mate: Option<Duration>,
 }
 
 impl Report {
@@ -146,9 +149,11 @@ pub fn solve(
     let mut repetition_doubt = false;
     let mut shortest = false;
     let mut first_mate = None;
+    let mut final_mate = None;
     let mut plies = None;
     let outcome = if known.is_proved() {
         first_mate = Some(start.elapsed());
+        final_mate = first_mate;
         plies = Some(known.len);
         match pv::principal_variation(&mut search, NO_LIMIT, deadline) {
             Some(line) if !is_mating_line(pos, &line) => Outcome::Unknown,
@@ -163,17 +168,25 @@ pub fn solve(
                     Some(d) => d.min(Instant::now() + budget),
                     None => Instant::now() + budget,
                 };
-                let (line, proved_shortest, bound) = shorten(
+                let shorter = shorten(
                     &mut search,
                     pos,
-                    line,
-                    known.len,
+                    Shortest {
+                        line,
+                        bound: known.len,
+                        proved: false,
+                        found_at: None,
+                    },
                     limits.nodes,
                     shorten_deadline,
                     deadline,
                 );
-                shortest = proved_shortest;
-                plies = Some(bound);
+                shortest = shorter.proved;
+                plies = Some(shorter.bound);
+                if let Some(at) = shorter.found_at {
+                    final_mate = Some(at - start);
+                }
+                let line = shorter.line;
                 Outcome::Mate(line)
             }
             None => Outcome::Unknown,
@@ -197,41 +210,52 @@ pub fn solve(
         shortest,
         plies,
         first_mate,
+        final_mate,
     }
+}
+
+/// The shortest mate known: its line, the length proved (`bound`), whether no shorter
+/// one exists (`proved`) and when it was found, if after the first.
+struct Shortest {
+    line: Vec<Move>,
+    bound: u16,
+    proved: bool,
+    found_at: Option<Instant>,
 }
 
 /// Looks for mates shorter than the proved `bound`, two plies at a time, until none is
 /// found (then `bound` is the shortest mate's length, as far as the proof table's
-/// repetition handling allows: the second value says whether that was shown) or the time
-/// runs out. Returns the line of the last proof, whether it is shown shortest, and the
-/// length proved. The bound comes from the proofs, not from the line read back: a line
-/// whose defence is not the longest would otherwise pass for a shorter mate.
+/// repetition handling allows: `proved` says whether that was shown) or the time runs
+/// out. The bound comes from the proofs, not from the line read back: a line whose
+/// defence is not the longest would otherwise pass for a shorter mate.
 fn shorten(
     search: &mut Dfpn,
     pos: &Position,
-    mut line: Vec<Move>,
-    mut bound: u16,
+    mut best: Shortest,
     nodes: Option<u64>,
     search_deadline: Instant,
     deadline: Option<Instant>,
-) -> (Vec<Move>, bool, u16) {
-    while bound > 1 {
-        let target = bound - 2;
+) -> Shortest {
+    while best.bound > 1 {
+        let target = best.bound - 2;
         search.set_limits(nodes, Some(search_deadline));
         let known = search.solve(target);
         if known.is_disproved() {
-            return (line, !known.tainted, bound);
+            best.proved = !known.tainted;
+            return best;
         }
         if !known.is_proved() {
-            break;
+            return best;
         }
-        bound = known.len.min(target);
+        best.bound = known.len.min(target);
+        best.found_at = Some(Instant::now());
         match pv::principal_variation(search, target, deadline) {
-            Some(shorter) if is_mating_line(pos, &shorter) => line = shorter,
-            _ => break,
+            Some(shorter) if is_mating_line(pos, &shorter) => best.line = shorter,
+            _ => return best,
         }
     }
-    (line, bound <= 1, bound)
+    best.proved = true;
+    best
 }
 
 /// Whether `line` is a mating line from `pos`: every move legal, every attacker move a
