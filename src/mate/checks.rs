@@ -1,7 +1,8 @@
 //! The attacker's moves in the mate search: every legal move that gives check.
 //!
-//! Board moves come from the legal generator and are kept when they check (directly or
-//! by uncovering a slider). Drops are made only onto the squares from which a piece of
+//! Board moves come from the legal generator's checks mode, which only tries the
+//! destinations from which each piece could attack the king (and any for a piece that
+//! uncovers a slider) before the exact test. Drops are made only onto the squares from which a piece of
 //! that kind attacks the king, found by looking from the king with the piece reversed,
 //! instead of filtering hundreds of drops one by one.
 
@@ -15,13 +16,7 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
     let Some(ksq) = pos.king_square(them) else {
         return;
     };
-    let mut board = MoveList::new();
-    pos.generate(GenType::BoardMoves, &mut board);
-    for mv in board {
-        if pos.gives_check(mv) {
-            list.push(mv);
-        }
-    }
+    pos.generate(GenType::BoardChecks, list);
     let hand = pos.hand(us);
     if hand.is_empty() {
         return;
@@ -51,8 +46,13 @@ mod tests {
     /// The checks are exactly the legal moves that give check.
     fn assert_matches_filter(sfen: &str) {
         let pos: Position = sfen.parse().unwrap();
+        assert_position_matches_filter(&pos);
+    }
+
+    fn assert_position_matches_filter(pos: &Position) {
+        let sfen = pos.to_string();
         let mut checks = MoveList::new();
-        generate_checks(&pos, &mut checks);
+        generate_checks(pos, &mut checks);
         let mut got: Vec<String> = checks.iter().map(|m| m.to_string()).collect();
         let mut want: Vec<String> = pos
             .legal_moves()
@@ -76,5 +76,41 @@ mod tests {
         );
         // The attacker in check: only checking evasions count.
         assert_matches_filter("4k4/9/4r4/9/9/9/9/9/4K4 b Gr2b3g4s4n4l18p 1");
+        // Discovered checks: a knight, a pawn and the attacker's own king in front of
+        // its sliders; a rook behind a silver on the king's file, a lance that may stop
+        // short, pinned pieces of both sides.
+        assert_matches_filter("4k4/9/9/4N4/9/2P6/1B7/K8/R8 b - 1");
+        assert_matches_filter("4k4/9/9/9/4K4/9/9/4R4/9 b G 1");
+        assert_matches_filter("4k4/9/4S4/4R4/9/9/9/4L4/8K b - 1");
+        assert_matches_filter("3rk4/9/3S5/9/1B1G5/9/3L5/9/3K5 b P 1");
+        assert_matches_filter("k8/1P7/9/3+B5/9/9/9/9/8K b - 1");
+    }
+
+    #[test]
+    fn checks_match_the_filter_along_random_games() {
+        crate::attacks::init();
+        // Random games from the problems of the tsume file and from the start: every
+        // kind of piece, pins and discovered checks turn up along them.
+        let starts = include_str!("../../tests/data/tsume.sfen")
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .step_by(7)
+            .filter_map(|l| l.split('\t').next()?.parse::<Position>().ok())
+            .chain(std::iter::once(Position::startpos()));
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        for start in starts {
+            let mut pos = start;
+            for _ in 0..60 {
+                assert_position_matches_filter(&pos);
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+            }
+        }
     }
 }

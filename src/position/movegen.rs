@@ -11,7 +11,7 @@
 
 use super::Position;
 use crate::attacks;
-use crate::types::{Bitboard, Color, Move, MoveList, PieceKind, Square};
+use crate::types::{Bitboard, Color, Move, MoveList, Piece, PieceKind, Square};
 
 /// Which legal moves to generate. `Captures` and `Quiets` split the legal moves in two:
 /// every legal move is in exactly one of them.
@@ -27,12 +27,16 @@ pub enum GenType {
     Evasions,
     /// Every legal move but the drops (the mate solver makes its checking drops itself).
     BoardMoves,
+    /// Every legal board move that gives check (the mate solver's attacking moves; it
+    /// makes its checking drops itself).
+    BoardChecks,
 }
 
 const ALL: u8 = 0;
 const CAPTURES: u8 = 1;
 const QUIETS: u8 = 2;
 const BOARD: u8 = 3;
+const CHECKS: u8 = 4;
 
 /// Squares where a piece of `kind` must promote on arrival (no non-promotion exists).
 #[inline(always)]
@@ -123,6 +127,22 @@ impl Position {
             GenType::Captures => self.generate_impl::<CAPTURES>(list),
             GenType::Quiets => self.generate_impl::<QUIETS>(list),
             GenType::BoardMoves => self.generate_impl::<BOARD>(list),
+            GenType::BoardChecks => {
+                let start = list.len();
+                self.generate_impl::<CHECKS>(list);
+                // The candidates may include moves that do not check (a promotion
+                // choice, a piece moving along the line it uncovers): keep the checks,
+                // in the order generated.
+                let mut kept = start;
+                for i in start..list.len() {
+                    let mv = list[i];
+                    if self.gives_check(mv) {
+                        list[kept] = mv;
+                        kept += 1;
+                    }
+                }
+                list.truncate(kept);
+            }
         }
     }
 
@@ -168,8 +188,37 @@ impl Position {
         let occupied = own | enemy;
         let empty = !occupied;
 
+        // Checks only: the squares from which each piece could give check, and the pieces
+        // that uncover a check by moving (they may go anywhere).
+        let (their_king, discoverers) = if MODE == CHECKS {
+            let Some(k) = self.king[them.index()] else {
+                return;
+            };
+            (k, self.blockers_for_king(them) & own)
+        } else {
+            (Square::from_index_unchecked(0), Bitboard::EMPTY)
+        };
+        let checking = |from: Square, kind: PieceKind| -> Bitboard {
+            if MODE != CHECKS || discoverers.has(from) {
+                return Bitboard::ALL;
+            }
+            // A piece of ours on `to` attacks their king exactly when the same piece of
+            // theirs on the king's square would attack `to`; the origin is vacated.
+            let after = occupied ^ Bitboard::from_square(from);
+            let mut squares = Self::piece_attacks(Piece::new(them, kind), their_king, after);
+            if kind.can_promote() {
+                squares |=
+                    Self::piece_attacks(Piece::new(them, kind.promoted()), their_king, after);
+            }
+            squares
+        };
+
         let king_targets = match MODE {
             ALL | BOARD => !own,
+            CHECKS => match self.king[us.index()] {
+                Some(k) if discoverers.has(k) => !own,
+                _ => Bitboard::EMPTY,
+            },
             CAPTURES => enemy,
             _ => empty,
         };
@@ -183,7 +232,7 @@ impl Position {
             return;
         };
         let t = match MODE {
-            ALL | BOARD => Targets {
+            ALL | BOARD | CHECKS => Targets {
                 both: !own & mask,
                 promote_only: Bitboard::EMPTY,
                 plain_only: Bitboard::EMPTY,
@@ -204,7 +253,17 @@ impl Position {
 
         // Pawns all at once: shift forward, then walk the destinations.
         let pawns = free & self.pieces_of_kind(PieceKind::Pawn);
-        let pawn_to = pawns.forward(us) & t.any();
+        let mut pawn_to = pawns.forward(us) & t.any();
+        if MODE == CHECKS {
+            let direct =
+                Self::piece_attacks(Piece::new(them, PieceKind::Pawn), their_king, occupied)
+                    | Self::piece_attacks(
+                        Piece::new(them, PieceKind::ProPawn),
+                        their_king,
+                        occupied,
+                    );
+            pawn_to &= direct | (pawns & discoverers).forward(us);
+        }
         let back = |to: Square| match us {
             Color::Black => Square::from_index_unchecked(to.index() + 1),
             Color::White => Square::from_index_unchecked(to.index() - 1),
@@ -219,42 +278,44 @@ impl Position {
         let k = |kind: PieceKind| self.pieces_of_kind(kind);
         let targets = t.any();
         for from in free & k(PieceKind::Lance) {
-            let a = attacks::lance(us, from, occupied) & targets;
+            let a = attacks::lance(us, from, occupied) & targets & checking(from, PieceKind::Lance);
             push_piece_moves(list, us, PieceKind::Lance, from, a, &t);
         }
         for from in free & k(PieceKind::Knight) {
-            let a = attacks::knight(us, from) & targets;
+            let a = attacks::knight(us, from) & targets & checking(from, PieceKind::Knight);
             push_piece_moves(list, us, PieceKind::Knight, from, a, &t);
         }
         for from in free & k(PieceKind::Silver) {
-            let a = attacks::silver(us, from) & targets;
+            let a = attacks::silver(us, from) & targets & checking(from, PieceKind::Silver);
             push_piece_moves(list, us, PieceKind::Silver, from, a, &t);
         }
         for from in free & self.gold_movers() {
-            let a = attacks::gold(us, from) & targets;
+            let a = attacks::gold(us, from) & targets & checking(from, PieceKind::Gold);
             push_piece_moves(list, us, PieceKind::Gold, from, a, &t);
         }
         for from in free & k(PieceKind::Bishop) {
-            let a = attacks::bishop(from, occupied) & targets;
+            let a = attacks::bishop(from, occupied) & targets & checking(from, PieceKind::Bishop);
             push_piece_moves(list, us, PieceKind::Bishop, from, a, &t);
         }
         for from in free & k(PieceKind::Rook) {
-            let a = attacks::rook(from, occupied) & targets;
+            let a = attacks::rook(from, occupied) & targets & checking(from, PieceKind::Rook);
             push_piece_moves(list, us, PieceKind::Rook, from, a, &t);
         }
         for from in free & k(PieceKind::Horse) {
-            let a = attacks::horse(from, occupied) & targets;
+            let a = attacks::horse(from, occupied) & targets & checking(from, PieceKind::Horse);
             push_piece_moves(list, us, PieceKind::Horse, from, a, &t);
         }
         for from in free & k(PieceKind::Dragon) {
-            let a = attacks::dragon(from, occupied) & targets;
+            let a = attacks::dragon(from, occupied) & targets & checking(from, PieceKind::Dragon);
             push_piece_moves(list, us, PieceKind::Dragon, from, a, &t);
         }
         if let Some(ksq) = ksq {
             for from in pinned {
                 let piece = self.board[from.index()].expect("pinned piece on the board");
-                let a =
-                    Self::piece_attacks(piece, from, occupied) & attacks::line(ksq, from) & targets;
+                let a = Self::piece_attacks(piece, from, occupied)
+                    & attacks::line(ksq, from)
+                    & targets
+                    & checking(from, piece.kind());
                 push_piece_moves(list, us, piece.kind(), from, a, &t);
             }
         }
