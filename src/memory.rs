@@ -20,6 +20,37 @@ pub fn check_fits(mib: usize) -> Result<(), usize> {
     }
 }
 
+/// Asks Linux to back a table's (still untouched) memory with 2 MiB pages: every probe
+/// lands on a random entry, and with 4 KiB pages most of them also miss the TLB, and
+/// first touching a large table costs a page fault per 4 KiB. Where transparent huge
+/// pages are set to `madvise` (the usual default) this makes the game search about 2%
+/// faster, and the mate solver's first use of a 4 GiB table seconds shorter; elsewhere it
+/// does nothing.
+pub fn advise_huge_pages<T>(table: &mut Vec<T>) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let start = table.as_mut_ptr() as usize;
+        let end = start + table.capacity() * std::mem::size_of::<T>();
+        let first = start.next_multiple_of(HUGE);
+        let last = end / HUGE * HUGE;
+        if last > first {
+            // SAFETY: [first, last) lies inside the vector's own allocation, and
+            // MADV_HUGEPAGE only changes how the kernel backs those pages, never their
+            // contents. A failure (an old kernel, THP disabled) is harmless and ignored.
+            unsafe {
+                libc::madvise(
+                    first as *mut libc::c_void,
+                    last - first,
+                    libc::MADV_HUGEPAGE,
+                );
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = table;
+}
+
 /// Hints the CPU to bring the cache line of `value` closer: the table entries a child
 /// node will read, fetched while the move is being made.
 #[inline(always)]

@@ -129,35 +129,6 @@ impl std::fmt::Display for AllocError {
 
 impl std::error::Error for AllocError {}
 
-/// Asks Linux to back the table's (still untouched) memory with 2 MiB pages: every probe
-/// lands on a random bucket, and with 4 KiB pages most of them also miss the TLB. Where
-/// transparent huge pages are set to `madvise` (the usual default) this makes the search
-/// about 2% faster; elsewhere it does nothing.
-fn advise_huge_pages(buckets: &mut Vec<Bucket>) {
-    #[cfg(target_os = "linux")]
-    {
-        const HUGE: usize = 2 << 20;
-        let start = buckets.as_mut_ptr() as usize;
-        let end = start + buckets.capacity() * std::mem::size_of::<Bucket>();
-        let first = start.next_multiple_of(HUGE);
-        let last = end / HUGE * HUGE;
-        if last > first {
-            // SAFETY: [first, last) lies inside the vector's own allocation, and
-            // MADV_HUGEPAGE only changes how the kernel backs those pages, never their
-            // contents. A failure (an old kernel, THP disabled) is harmless and ignored.
-            unsafe {
-                libc::madvise(
-                    first as *mut libc::c_void,
-                    last - first,
-                    libc::MADV_HUGEPAGE,
-                );
-            }
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = buckets;
-}
-
 impl TranspositionTable {
     /// A table of `mib` MiB (at least one bucket).
     pub fn new(mib: usize) -> Result<TranspositionTable, AllocError> {
@@ -197,7 +168,7 @@ impl TranspositionTable {
             });
         }
         self.buckets = Vec::new();
-        advise_huge_pages(&mut fresh);
+        crate::memory::advise_huge_pages(&mut fresh);
         fresh.resize_with(count, Bucket::default);
         self.buckets = fresh;
         Ok(())

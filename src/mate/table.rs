@@ -43,6 +43,27 @@ struct Entry {
 // Two entries a cache line; `Table::prefetch` counts on it.
 const _: () = assert!(std::mem::size_of::<Entry>() == CACHE_LINE / 2);
 
+/// `len` empty entries, or `None` when the memory cannot be had. The memory comes
+/// zeroed from the allocator rather than written entry by entry: for a large table the
+/// system then hands out zeroed pages only as the search first touches them, instead of
+/// the whole table being written (seconds for gigabytes) before a short problem.
+fn zeroed_entries(len: usize) -> Option<Vec<Entry>> {
+    let layout = std::alloc::Layout::array::<Entry>(len).ok()?;
+    if layout.size() == 0 {
+        return Some(Vec::new());
+    }
+    // SAFETY: the layout has a non-zero size (checked above).
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut Entry;
+    if ptr.is_null() {
+        return None;
+    }
+    // SAFETY: `ptr` was allocated by the global allocator with the layout of `len`
+    // entries, which is the layout a `Vec<Entry>` of capacity `len` frees it with; all
+    // `len` entries are initialised, since the all-zero bit pattern is a valid `Entry`
+    // (integers, a `Hand` of integers and `false`) and equals `Entry::default()`.
+    Some(unsafe { Vec::from_raw_parts(ptr, len, len) })
+}
+
 /// The memory for a table could not be had.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TableError {
@@ -120,12 +141,11 @@ impl Table {
         let clusters = (bytes / (CLUSTER * std::mem::size_of::<Entry>())).max(1);
         // One entry more, to start the clusters on a cache line.
         let len = clusters * CLUSTER + 1;
-        let mut entries = Vec::new();
-        entries.try_reserve_exact(len).map_err(|_| TableError {
+        let mut entries = zeroed_entries(len).ok_or(TableError {
             mib,
             physical: None,
         })?;
-        entries.resize(len, Entry::default());
+        crate::memory::advise_huge_pages(&mut entries);
         let base = usize::from(!(entries.as_ptr() as usize).is_multiple_of(CACHE_LINE));
         Ok(Table {
             entries,
@@ -147,7 +167,11 @@ impl Table {
     }
 
     pub fn clear(&mut self) {
-        self.entries.fill(Entry::default());
+        // A table nothing was stored in is clear already; skipping the fill also leaves
+        // the pages of a new table unwritten (see `zeroed_entries`).
+        if self.used > 0 {
+            self.entries.fill(Entry::default());
+        }
         self.used = 0;
         self.collections = 0;
     }
@@ -339,6 +363,21 @@ mod tests {
             tainted: false,
             hand,
         }
+    }
+
+    #[test]
+    fn a_new_table_is_empty_and_a_cleared_one_forgets() {
+        let mut t = Table::new(1);
+        assert_eq!(t.hashfull(), 0);
+        assert!(t
+            .entries
+            .iter()
+            .all(|e| e.amount == 0 && e.key == 0 && e.pn == 0));
+        t.store(42, known(hand(1, 0), 0, INF), 10);
+        assert!(t.probe(42, hand(1, 0), u16::MAX, true).is_some());
+        t.clear();
+        assert!(t.probe(42, hand(1, 0), u16::MAX, true).is_none());
+        assert!(t.entries.iter().all(|e| e.amount == 0));
     }
 
     #[test]
