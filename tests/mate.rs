@@ -411,6 +411,12 @@ fn useless_interpositions_are_recognised() {
     assert!(is_useless_interposition(&p, drop("1h")));
     // Next to the king the rook taking it may be answered: not useless.
     assert!(!is_useless_interposition(&p, drop("1b")));
+    // A square a defender's piece guards: the capture is answered, a real defence.
+    // White's knight on 2d guards 1f (and 3f).
+    let guarded = pos("8k/9/9/7n1/9/9/9/9/4K3R w g 1");
+    let drop = |sq: &str| guarded.parse_move(&format!("G*{sq}")).unwrap();
+    assert!(!is_useless_interposition(&guarded, drop("1f")));
+    assert!(is_useless_interposition(&guarded, drop("1e")));
     // A king move is a real defence.
     assert!(!is_useless_interposition(&p, p.parse_move("1a2a").unwrap()));
 }

@@ -12,11 +12,11 @@ use crate::position::Position;
 use crate::types::{Hand, Move, PieceKind};
 
 /// A useless interposition (muda-ai): a drop between a distant checking piece and the
-/// king, on a square not next to the king, that the checker can simply take (it is not
-/// pinned to its own king). By tsume convention such a drop adds no length to the mate:
-/// the line shows it only when it delays the mate by more than the two plies it adds (it
-/// is searched and mated like every other reply). Interpositions next to the king count
-/// as real defences.
+/// king that the checker can simply take: it is not pinned to its own king, and nothing
+/// of the defender's guards the square (the king does next to it), so the capture is not
+/// answered. By tsume convention such a drop adds no length to the mate: the line shows
+/// it only when it delays the mate by more than the two plies it adds (it is searched and
+/// mated like every other reply). A guarded interposition counts as a real defence.
 pub fn is_useless_interposition(pos: &Position, mv: Move) -> bool {
     if mv.drop_kind().is_none() {
         return false;
@@ -31,8 +31,8 @@ pub fn is_useless_interposition(pos: &Position, mv: Move) -> bool {
     };
     let to = mv.to();
     attacks::between(ksq, checker).has(to)
-        && !attacks::king(ksq).has(to)
         && !pos.blockers_for_king(!us).has(checker)
+        && pos.attackers_to(us, to, pos.occupied()).is_empty()
 }
 
 /// At a defender's node in check: the attacker's pieces that a proof of this node must
