@@ -59,6 +59,14 @@ pub fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// The text of a regular file (anything else refused as [`open_regular`] does): for the
+/// files a user names on the command line (problems, openings, books, data), which as
+/// `/dev/zero` or a FIFO would otherwise be read forever or wait for a writer.
+pub fn read_text(path: &Path) -> io::Result<String> {
+    String::from_utf8(read_regular(path)?)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "it is not UTF-8 text"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

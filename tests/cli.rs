@@ -443,3 +443,62 @@ fn perft_and_mate_take_moves_after_the_position() {
     assert!(text.contains("mate in 1 plies"), "{text}");
     assert!(text.contains("8c1c"), "{text}");
 }
+
+/// Runs hayate with a deadline: a tool reading `/dev/zero` to its end would never return.
+fn hayate_within(args: &[&str], limit: std::time::Duration) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run the hayate binary");
+    let started = std::time::Instant::now();
+    while child.try_wait().expect("wait for hayate").is_none() {
+        if started.elapsed() > limit {
+            child.kill().ok();
+            panic!("hayate {args:?} still running after {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("hayate's output")
+}
+
+#[cfg(unix)]
+#[test]
+fn files_named_on_the_command_line_must_be_regular_files() {
+    let limit = std::time::Duration::from_secs(10);
+    let dir = std::env::temp_dir().join(format!("hayate-cli-special-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let dir_text = dir.display().to_string();
+    for path in ["/dev/zero", dir_text.as_str()] {
+        let out = hayate_within(&["mate", "--file", path], limit);
+        assert_clean_failure(&out);
+        assert_eq!(out.status.code(), Some(2), "mate --file {path}");
+        assert!(
+            stderr(&out).contains("not a regular file"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    let book = dir.join("book.db").display().to_string();
+    let out = hayate_within(
+        &[
+            "makebook",
+            "--openings",
+            "/dev/zero",
+            "--depth",
+            "1",
+            "--out",
+            &book,
+        ],
+        limit,
+    );
+    assert_clean_failure(&out);
+    assert!(
+        stderr(&out).contains("not a regular file"),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

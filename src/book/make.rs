@@ -85,7 +85,7 @@ pub fn make(opts: &MakeOptions, log: &(dyn Fn(&str) + Sync)) -> Result<MakeSumma
         .map_err(|e| format!("openings {}: {e}", opts.openings.display()))?;
     let mut existing: HashMap<String, BookEntry> = HashMap::new();
     if let Some(path) = &opts.extend {
-        let text = std::fs::read_to_string(path)
+        let text = crate::files::read_text(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let (entries, errors) = format::parse_text(&text);
         for e in &errors {

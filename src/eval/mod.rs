@@ -46,7 +46,7 @@ static WEIGHTS: Lazy<Box<[i16]>> = Lazy::new(|| compact(&load_weights()));
 
 fn load_weights() -> Vec<i32> {
     if let Some(weights) = std::env::var_os(EVAL_FILE_VARIABLE).and_then(|path| {
-        let loaded = std::fs::read_to_string(&path)
+        let loaded = crate::files::read_text(std::path::Path::new(&path))
             .ok()
             .and_then(|t| params::parse(&t));
         if loaded.is_none() {

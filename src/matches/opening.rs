@@ -62,7 +62,7 @@ impl Opening {
     /// Reads an opening file: one opening per line; blank lines and lines starting with
     /// `#` are skipped.
     pub fn load(path: &Path) -> Result<Vec<Opening>, OpeningError> {
-        let text = std::fs::read_to_string(path).map_err(|e| OpeningError {
+        let text = crate::files::read_text(path).map_err(|e| OpeningError {
             line: 0,
             message: format!("cannot read {}: {e}", path.display()),
         })?;

@@ -107,7 +107,7 @@ fn totals(r: &Report) -> String {
 
 /// Solves every problem of a file and prints the totals.
 fn run_file(path: &str, a: &MateArgs, limits: Limits, table: &mut Table) -> i32 {
-    let text = match std::fs::read_to_string(path) {
+    let text = match crate::files::read_text(std::path::Path::new(path)) {
         Ok(t) => t,
         Err(e) => return bad_input("mate", format!("cannot read {path}: {e}")),
     };

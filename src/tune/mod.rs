@@ -220,7 +220,7 @@ pub fn label_cli(args: LabelArgs) -> i32 {
         return 1;
     };
     // An interrupted run goes on where it stopped.
-    let done: HashSet<String> = fs::read_to_string(&out)
+    let done: HashSet<String> = crate::files::read_text(std::path::Path::new(&out))
         .unwrap_or_default()
         .lines()
         .filter_map(|l| l.split('\t').next().map(String::from))
@@ -245,7 +245,7 @@ pub fn label_cli(args: LabelArgs) -> i32 {
 
 /// A data file's text, or `None` after telling why `hayate <command>` cannot read it.
 fn read_text(file: &str, command: &str) -> Option<String> {
-    fs::read_to_string(file)
+    crate::files::read_text(std::path::Path::new(file))
         .map_err(|e| failed(command, format!("cannot read {file}: {e}")))
         .ok()
 }
