@@ -20,6 +20,18 @@ use crate::types::{Move, PieceKind};
 /// One step of proof or disproof: the estimates add whole and half units.
 pub const UNIT: u32 = 2;
 
+/// Guards from which a check's square counts as crowded: the defender can take the
+/// checker and still hold the square.
+const CROWDED: u32 = 2;
+
+/// A reply that holds (a capture, an interposition the defender guards): twice the work
+/// to prove, the usual work to disprove.
+const HOLDING_REPLY: (u32, u32) = (2 * UNIT, UNIT);
+/// A king move: even.
+const KING_REPLY: (u32, u32) = (UNIT, UNIT);
+/// Any other reply: the usual work to prove, twice the work to disprove.
+const WEAK_REPLY: (u32, u32) = (UNIT, 2 * UNIT);
+
 /// What a check (an attacker's move) adds to the numbers of the defender's node it leads
 /// to: `(pn, dn)` on top of [`UNIT`] per reply for `pn` and [`UNIT`] for `dn`.
 pub fn after_check(pos: &Position, mv: Move) -> (u32, u32) {
@@ -30,8 +42,7 @@ pub fn after_check(pos: &Position, mv: Move) -> (u32, u32) {
     let guards = pos.attackers_to(!us, to, occupied).count();
     let mut pn = 0;
     let mut dn = 0;
-    if guards >= 2 {
-        // The defender can take the checker and still has a guard on the square.
+    if guards >= CROWDED {
         pn += UNIT;
     }
     if support > guards {
@@ -52,19 +63,19 @@ pub fn after_reply(pos: &Position, mv: Move) -> (u32, u32) {
     let to = mv.to();
     if pos.piece_at(to).is_some() {
         // A capture takes away attacking material: the hardest reply to answer.
-        return (2 * UNIT, UNIT);
+        return HOLDING_REPLY;
     }
     if mv.from().is_some() && mv.from() == pos.king_square(us) {
-        return (UNIT, UNIT);
+        return KING_REPLY;
     }
     let occupied = pos.occupied();
     let attackers = pos.attackers_to(!us, to, occupied).count();
     let guards = pos.attackers_to(us, to, occupied).count() + u32::from(mv.is_drop());
     if attackers < guards {
         // An interposition (or a move) the defender holds: taking it costs the attacker.
-        (2 * UNIT, UNIT)
+        HOLDING_REPLY
     } else {
-        (UNIT, 2 * UNIT)
+        WEAK_REPLY
     }
 }
 
