@@ -495,6 +495,7 @@ fn files_named_on_the_command_line_must_be_regular_files() {
         limit,
     );
     assert_clean_failure(&out);
+    assert_eq!(out.status.code(), Some(2), "makebook --openings /dev/zero");
     assert!(
         stderr(&out).contains("not a regular file"),
         "{}",

@@ -108,6 +108,7 @@ pub fn makebook_cli(args: MakebookArgs, command_line: &str) -> i32 {
             );
             0
         }
+        Err(make::MakeError::Input(e)) => crate::cli::bad_input("makebook", e),
         Err(e) => crate::cli::failed("makebook", e),
     }
 }

@@ -75,18 +75,43 @@ struct Node {
     line_moves: HashMap<Move, u64>,
 }
 
+/// Why a book could not be made: bad input (the options, the openings or the book to
+/// extend; exit code 2) or a run that failed (a search or the output file; exit code 1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MakeError {
+    Input(String),
+    Run(String),
+}
+
+impl std::fmt::Display for MakeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MakeError::Input(m) | MakeError::Run(m) => f.write_str(m),
+        }
+    }
+}
+
+impl From<String> for MakeError {
+    fn from(message: String) -> MakeError {
+        MakeError::Run(message)
+    }
+}
+
 /// Reads the inputs, searches, writes `opts.out`. `log` receives progress lines.
-pub fn make(opts: &MakeOptions, log: &(dyn Fn(&str) + Sync)) -> Result<MakeSummary, String> {
+pub fn make(opts: &MakeOptions, log: &(dyn Fn(&str) + Sync)) -> Result<MakeSummary, MakeError> {
     let started = Instant::now();
     if !(1..=64).contains(&opts.depth) {
-        return Err(format!("depth {} is outside 1..64", opts.depth));
+        return Err(MakeError::Input(format!(
+            "depth {} is outside 1..64",
+            opts.depth
+        )));
     }
     let openings = Opening::load(&opts.openings)
-        .map_err(|e| format!("openings {}: {e}", opts.openings.display()))?;
+        .map_err(|e| MakeError::Input(format!("openings {}: {e}", opts.openings.display())))?;
     let mut existing: HashMap<String, BookEntry> = HashMap::new();
     if let Some(path) = &opts.extend {
         let text = crate::files::read_text(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            .map_err(|e| MakeError::Input(format!("cannot read {}: {e}", path.display())))?;
         let (entries, errors) = format::parse_text(&text);
         for e in &errors {
             log(&format!("{}: {e} (skipped)", path.display()));
