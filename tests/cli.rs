@@ -467,39 +467,32 @@ fn hayate_within(args: &[&str], limit: std::time::Duration) -> Output {
 #[cfg(unix)]
 #[test]
 fn files_named_on_the_command_line_must_be_regular_files() {
-    let limit = std::time::Duration::from_secs(10);
     let dir = std::env::temp_dir().join(format!("hayate-cli-special-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let dir_text = dir.display().to_string();
-    for path in ["/dev/zero", dir_text.as_str()] {
-        let out = hayate_within(&["mate", "--file", path], limit);
+    let book = dir.join("book.db").display().to_string();
+    let makebook = [
+        "makebook",
+        "--openings",
+        "/dev/zero",
+        "--depth",
+        "1",
+        "--out",
+        &book,
+    ];
+    for args in [
+        &["mate", "--file", "/dev/zero"][..],
+        &["mate", "--file", &dir_text],
+        &makebook,
+    ] {
+        let out = hayate_within(args, std::time::Duration::from_secs(10));
         assert_clean_failure(&out);
-        assert_eq!(out.status.code(), Some(2), "mate --file {path}");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(
             stderr(&out).contains("not a regular file"),
-            "{}",
+            "{args:?}: {}",
             stderr(&out)
         );
     }
-    let book = dir.join("book.db").display().to_string();
-    let out = hayate_within(
-        &[
-            "makebook",
-            "--openings",
-            "/dev/zero",
-            "--depth",
-            "1",
-            "--out",
-            &book,
-        ],
-        limit,
-    );
-    assert_clean_failure(&out);
-    assert_eq!(out.status.code(), Some(2), "makebook --openings /dev/zero");
-    assert!(
-        stderr(&out).contains("not a regular file"),
-        "{}",
-        stderr(&out)
-    );
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -2,9 +2,9 @@
 //!
 //! Board moves come from the legal generator's checks mode, which only tries the
 //! destinations from which each piece could attack the king (and any for a piece that
-//! uncovers a slider) before the exact test. Drops are made only onto the squares from which a piece of
-//! that kind attacks the king, found by looking from the king with the piece reversed,
-//! instead of filtering hundreds of drops one by one.
+//! uncovers a slider) before the exact test. Drops are made only onto the squares from
+//! which a piece of that kind attacks the king, found by looking from the king with the
+//! piece reversed, instead of filtering hundreds of drops one by one.
 
 use crate::position::{GenType, Position};
 use crate::types::{Move, MoveList, Piece, PieceKind};

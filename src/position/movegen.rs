@@ -25,8 +25,6 @@ pub enum GenType {
     Quiets,
     /// Every legal move of a side in check (the same set as `Legal` there).
     Evasions,
-    /// Every legal move but the drops (the mate solver makes its checking drops itself).
-    BoardMoves,
     /// Every legal board move that gives check (the mate solver's attacking moves; it
     /// makes its checking drops itself).
     BoardChecks,
@@ -35,8 +33,7 @@ pub enum GenType {
 const ALL: u8 = 0;
 const CAPTURES: u8 = 1;
 const QUIETS: u8 = 2;
-const BOARD: u8 = 3;
-const CHECKS: u8 = 4;
+const CHECKS: u8 = 3;
 
 /// Squares where a piece of `kind` must promote on arrival (no non-promotion exists).
 #[inline(always)]
@@ -126,7 +123,6 @@ impl Position {
             GenType::Legal | GenType::Evasions => self.generate_impl::<ALL>(list),
             GenType::Captures => self.generate_impl::<CAPTURES>(list),
             GenType::Quiets => self.generate_impl::<QUIETS>(list),
-            GenType::BoardMoves => self.generate_impl::<BOARD>(list),
             GenType::BoardChecks => {
                 let start = list.len();
                 self.generate_impl::<CHECKS>(list);
@@ -214,7 +210,7 @@ impl Position {
         };
 
         let king_targets = match MODE {
-            ALL | BOARD => !own,
+            ALL => !own,
             CHECKS => match self.king[us.index()] {
                 Some(k) if discoverers.has(k) => !own,
                 _ => Bitboard::EMPTY,
@@ -232,7 +228,7 @@ impl Position {
             return;
         };
         let t = match MODE {
-            ALL | BOARD | CHECKS => Targets {
+            ALL | CHECKS => Targets {
                 both: !own & mask,
                 promote_only: Bitboard::EMPTY,
                 plain_only: Bitboard::EMPTY,
