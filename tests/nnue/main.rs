@@ -8,6 +8,7 @@ mod reference;
 mod writer;
 
 use common::EngineProcess;
+use hayate::eval::nnue::refresh_cache::RefreshCache;
 use hayate::eval::nnue::{self, AccumulatorStack, Dirty, Kernels, Network};
 use hayate::Position;
 use proptest::prelude::*;
@@ -213,6 +214,34 @@ proptest! {
             }
         }
     }
+}
+
+/// One refresh cache serves positions of unrelated games in turn, so its entries are
+/// brought across large differences (handicaps, full hands, promoted pieces, other
+/// kings' squares): every accumulator it gives must equal a count from nothing.
+#[test]
+fn the_refresh_cache_gives_the_accumulator_of_a_full_count() {
+    let net = &halfkp256().net;
+    let half = net.half();
+    let mut cache = RefreshCache::default();
+    cache.reset(net);
+    let mut positions = playout_positions(0xcafe, 12, 120);
+    // Interleave the games: consecutive positions then differ by more than one move.
+    let mut rng = Rng(7);
+    for i in (1..positions.len()).rev() {
+        positions.swap(i, (rng.next() % (i as u64 + 1)) as usize);
+    }
+    let (mut got, mut want) = (vec![0i16; half], vec![0i16; half]);
+    let mut distinct = std::collections::HashSet::new();
+    for pos in &positions {
+        for side in [hayate::Color::Black, hayate::Color::White] {
+            cache.refresh(net, pos, side, &mut got);
+            net.refresh(pos, side, &mut want);
+            assert_eq!(got, want, "{side:?} in {pos}");
+            distinct.insert(want[0]);
+        }
+    }
+    assert!(distinct.len() > 100, "{} distinct sums", distinct.len());
 }
 
 #[test]

@@ -4,8 +4,10 @@
 //! computed, or recounted when that side's king moved since (HalfKP) or none is.
 
 use super::aligned::Aligned;
+use super::arch::FeatureSet;
 use super::features::Dirty;
 use super::network::Network;
+use super::refresh_cache::RefreshCache;
 use crate::position::Position;
 use crate::types::{Color, Square};
 use arrayvec::ArrayVec;
@@ -20,6 +22,8 @@ pub struct AccumulatorStack {
     dirty: Vec<Dirty>,
     /// The transformer's output, scratch for the forward pass.
     transformed: Aligned<u8>,
+    /// HalfKP recounts start from the accumulator last seen with the king on the square.
+    cache: RefreshCache,
 }
 
 impl AccumulatorStack {
@@ -39,6 +43,9 @@ impl AccumulatorStack {
         self.dirty.resize(plies, Dirty::NONE);
         if self.transformed.len() != 2 * self.half {
             self.transformed = Aligned::zeroed(2 * self.half);
+        }
+        if net.arch().features == FeatureSet::HalfKP {
+            self.cache.reset(net);
         }
     }
 
@@ -105,7 +112,11 @@ impl AccumulatorStack {
         // costs a few rows; a recount costs one row per piece on the board.
         let at = self.offset(ply, side);
         let half = self.half;
-        net.refresh(pos, side, &mut self.values[at..at + half]);
+        let acc = &mut self.values[at..at + half];
+        match set {
+            FeatureSet::HalfKP => self.cache.refresh(net, pos, side, acc),
+            FeatureSet::KP => net.refresh(pos, side, acc),
+        }
         self.computed[ply][s] = true;
         for p in (from + 1..=ply).rev() {
             self.step(net, side, king, p, p, p - 1);

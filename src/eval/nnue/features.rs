@@ -99,6 +99,37 @@ pub fn supports(pos: &Position) -> bool {
     pos.king_square(Color::Black).is_some() && pos.king_square(Color::White).is_some()
 }
 
+/// The HalfKP feature of the non-king `piece` on `sq` for `viewer`, whose king is on
+/// `own_king`.
+#[inline(always)]
+pub(super) fn halfkp_board(piece: Piece, sq: Square, viewer: Color, own_king: Square) -> u32 {
+    halfkp_offset(own_king, viewer) + board_state(piece, sq, viewer) as u32
+}
+
+/// The HalfKP feature of the `index`-th (0-based) piece of `kind` in `holder`'s hand.
+#[inline(always)]
+pub(super) fn halfkp_hand(
+    holder: Color,
+    kind: PieceKind,
+    index: u32,
+    viewer: Color,
+    own_king: Square,
+) -> u32 {
+    halfkp_offset(own_king, viewer) + hand_state(holder, kind, index, viewer) as u32
+}
+
+/// The HalfKP feature of a piece absent from the position (state 0).
+#[inline(always)]
+pub(super) fn halfkp_absent(viewer: Color, own_king: Square) -> u32 {
+    halfkp_offset(own_king, viewer)
+}
+
+/// First HalfKP feature of `viewer`'s king square.
+#[inline(always)]
+fn halfkp_offset(own_king: Square, viewer: Color) -> u32 {
+    (PIECE_STATES * view(own_king, viewer)) as u32
+}
+
 /// Feature index of the king-independent part of the K+P features for a king.
 #[inline(always)]
 fn kp_king_index(king: Square, owner: Color, viewer: Color) -> u32 {
@@ -133,7 +164,7 @@ pub fn active(pos: &Position, set: FeatureSet, viewer: Color) -> ArrayVec<u32, M
     let mut out = ArrayVec::new();
     match set {
         FeatureSet::HalfKP => {
-            let offset = (PIECE_STATES * view(own_king, viewer)) as u32;
+            let offset = halfkp_offset(own_king, viewer);
             out.extend(states.iter().map(|&s| offset + s as u32));
         }
         FeatureSet::KP => {
@@ -228,7 +259,7 @@ impl Dirty {
     ) {
         let v = viewer.index();
         let offset = match set {
-            FeatureSet::HalfKP => (PIECE_STATES * view(own_king, viewer)) as u32,
+            FeatureSet::HalfKP => halfkp_offset(own_king, viewer),
             FeatureSet::KP => 0,
         };
         for &(before, after) in &self.changes[..self.len as usize] {

@@ -6,6 +6,7 @@
 //! - [`load`] and [`Network::from_bytes`]: the file, checked before it is trusted;
 //! - [`features`]: which feature rows a position switches on, and what a move changes;
 //! - [`AccumulatorStack`]: the search's incrementally updated accumulators;
+//! - [`refresh_cache`]: recounts after a king move, from the last accumulator of its square;
 //! - [`simd`]: the kernels, portable and AVX2, chosen at run time;
 //! - [`aligned`]: the cache-line-aligned buffers the kernels read.
 
@@ -16,6 +17,7 @@ mod error;
 pub mod features;
 mod load;
 mod network;
+pub mod refresh_cache;
 pub mod simd;
 
 pub use accumulator::AccumulatorStack;

@@ -327,6 +327,11 @@ impl Network {
         true
     }
 
+    /// The transformer's biases: the accumulator of no features.
+    pub(super) fn transformer_biases(&self) -> &[i16] {
+        &self.transformer_biases
+    }
+
     /// Accumulator elements per side.
     pub fn half(&self) -> usize {
         self.arch.half

@@ -1,0 +1,176 @@
+//! Recounts of HalfKP accumulators, made cheap: one stored accumulator per side and king
+//! square, with the pieces it sums.
+//!
+//! A HalfKP side's accumulator must be recounted when its king moves (every feature
+//! holds the king's square), which happens at about a quarter of the nodes a search
+//! evaluates. A recount from nothing adds one transformer row per piece, 38 rows. But
+//! the search has usually seen a position with the king on that square a moment ago,
+//! differing in a few pieces: the accumulator kept for the square is brought to the
+//! position by the rows of those pieces alone, found by comparing piece bitboards and
+//! hand counts (the "Finny tables" of chess engines).
+
+use super::aligned::Aligned;
+use super::features::{self, NON_KING_PIECES};
+use super::network::Network;
+use crate::position::Position;
+use crate::types::{Bitboard, Color, Hand, Piece, PieceKind, Square};
+use arrayvec::ArrayVec;
+
+/// The board kinds that are features (all but the king), by [`PieceKind::index`].
+const BOARD_KINDS: [PieceKind; 13] = [
+    PieceKind::Pawn,
+    PieceKind::Lance,
+    PieceKind::Knight,
+    PieceKind::Silver,
+    PieceKind::Bishop,
+    PieceKind::Rook,
+    PieceKind::Gold,
+    PieceKind::ProPawn,
+    PieceKind::ProLance,
+    PieceKind::ProKnight,
+    PieceKind::ProSilver,
+    PieceKind::Horse,
+    PieceKind::Dragon,
+];
+
+/// The pieces an entry's accumulator sums.
+#[derive(Clone, Copy)]
+struct Pieces {
+    /// Board pieces by colour and kind index.
+    boards: [[Bitboard; 15]; 2],
+    hands: [Hand; 2],
+    /// Features of absent pieces (state 0) in the sum.
+    absent: u32,
+}
+
+impl Pieces {
+    /// An entry that sums nothing: its accumulator is the biases.
+    const NONE: Pieces = Pieces {
+        boards: [[Bitboard::EMPTY; 15]; 2],
+        hands: [Hand::EMPTY; 2],
+        absent: 0,
+    };
+}
+
+/// Rows a diff may hold: an entry sums [`NON_KING_PIECES`] features, so it loses at
+/// most that many and gains at most that many.
+type Rows = ArrayVec<u32, NON_KING_PIECES>;
+
+/// One search thread's stored accumulators, `[side][king square]`.
+#[derive(Default)]
+pub struct RefreshCache {
+    half: usize,
+    values: Aligned<i16>,
+    pieces: Vec<Pieces>,
+}
+
+impl RefreshCache {
+    /// Empties every entry for `net` (each then holds the biases alone).
+    pub fn reset(&mut self, net: &Network) {
+        let half = net.half();
+        let entries = 2 * Square::NUM;
+        if self.values.len() != entries * half {
+            self.values = Aligned::zeroed(entries * half);
+        }
+        self.half = half;
+        for acc in self.values.chunks_exact_mut(half) {
+            acc.copy_from_slice(net.transformer_biases());
+        }
+        self.pieces.clear();
+        self.pieces.resize(entries, Pieces::NONE);
+    }
+
+    /// Writes `viewer`'s HalfKP accumulator of `pos` into `out`, through the entry of
+    /// `viewer`'s king square, which is brought to `pos` too. `net` is the net of the
+    /// last [`reset`](Self::reset); both kings are on the board.
+    pub fn refresh(&mut self, net: &Network, pos: &Position, viewer: Color, out: &mut [i16]) {
+        let king = pos.king_square(viewer).expect("both kings");
+        let entry = viewer.index() * Square::NUM + king.index();
+        let cached = &mut self.pieces[entry];
+        let mut removed = Rows::new();
+        let mut added = Rows::new();
+        if !diff(pos, viewer, king, cached, &mut removed, &mut added) {
+            // More pieces than a set has: the position is not one a net numbers.
+            net.refresh(pos, viewer, out);
+            return;
+        }
+        let acc = &mut self.values[entry * self.half..][..self.half];
+        if removed.len() + added.len() < NON_KING_PIECES {
+            net.update(out, acc, &removed, &added);
+        } else {
+            net.refresh(pos, viewer, out);
+        }
+        acc.copy_from_slice(out);
+    }
+}
+
+/// Lists the features `viewer` (king on `king`) loses and gains from the pieces of
+/// `cached` to those of `pos`, and makes `cached` those of `pos`. Returns `false`,
+/// changing nothing, when `pos` has more non-king pieces than a set.
+fn diff(
+    pos: &Position,
+    viewer: Color,
+    king: Square,
+    cached: &mut Pieces,
+    removed: &mut Rows,
+    added: &mut Rows,
+) -> bool {
+    let mut total = 0;
+    for color in Color::ALL {
+        total += BOARD_KINDS
+            .iter()
+            .map(|&kind| pos.pieces_of(color, kind).count())
+            .sum::<u32>();
+        let hand = pos.hand(color);
+        total += PieceKind::HAND
+            .iter()
+            .map(|&kind| hand.count(kind))
+            .sum::<u32>();
+    }
+    if total > NON_KING_PIECES as u32 {
+        return false;
+    }
+    for color in Color::ALL {
+        let boards = &mut cached.boards[color.index()];
+        for kind in BOARD_KINDS {
+            let now = pos.pieces_of(color, kind);
+            let was = boards[kind.index()];
+            let changed = now ^ was;
+            if changed.is_empty() {
+                continue;
+            }
+            let piece = Piece::new(color, kind);
+            for sq in changed & was {
+                removed.push(features::halfkp_board(piece, sq, viewer, king));
+            }
+            for sq in changed & now {
+                added.push(features::halfkp_board(piece, sq, viewer, king));
+            }
+            boards[kind.index()] = now;
+        }
+        let now = pos.hand(color);
+        let was = cached.hands[color.index()];
+        if now != was {
+            for kind in PieceKind::HAND {
+                let (n, w) = (now.count(kind), was.count(kind));
+                for i in n..w {
+                    removed.push(features::halfkp_hand(color, kind, i, viewer, king));
+                }
+                for i in w..n {
+                    added.push(features::halfkp_hand(color, kind, i, viewer, king));
+                }
+            }
+            cached.hands[color.index()] = now;
+        }
+    }
+    let absent = NON_KING_PIECES as u32 - total;
+    let state0 = features::halfkp_absent(viewer, king);
+    for _ in absent..cached.absent {
+        removed.push(state0);
+    }
+    for _ in cached.absent..absent {
+        added.push(state0);
+    }
+    cached.absent = absent;
+    true
+}
