@@ -16,22 +16,11 @@ use crate::position::Position;
 use crate::types::{Bitboard, Color, Hand, Piece, PieceKind, Square};
 use arrayvec::ArrayVec;
 
-/// The board kinds that are features (all but the king), by [`PieceKind::index`].
-const BOARD_KINDS: [PieceKind; 13] = [
-    PieceKind::Pawn,
-    PieceKind::Lance,
-    PieceKind::Knight,
-    PieceKind::Silver,
-    PieceKind::Bishop,
-    PieceKind::Rook,
-    PieceKind::Gold,
-    PieceKind::ProPawn,
-    PieceKind::ProLance,
-    PieceKind::ProKnight,
-    PieceKind::ProSilver,
-    PieceKind::Horse,
-    PieceKind::Dragon,
-];
+/// Whether pieces of `kind` on the board are features (all but the king).
+#[inline(always)]
+fn is_feature(kind: PieceKind) -> bool {
+    kind != PieceKind::King
+}
 
 /// The pieces an entry's accumulator sums.
 #[derive(Clone, Copy)]
@@ -117,8 +106,9 @@ fn diff(
 ) -> bool {
     let mut total = 0;
     for color in Color::ALL {
-        total += BOARD_KINDS
+        total += PieceKind::ALL
             .iter()
+            .filter(|&&kind| is_feature(kind))
             .map(|&kind| pos.pieces_of(color, kind).count())
             .sum::<u32>();
         let hand = pos.hand(color);
@@ -132,7 +122,7 @@ fn diff(
     }
     for color in Color::ALL {
         let boards = &mut cached.boards[color.index()];
-        for kind in BOARD_KINDS {
+        for kind in PieceKind::ALL.into_iter().filter(|&k| is_feature(k)) {
             let now = pos.pieces_of(color, kind);
             let was = boards[kind.index()];
             let changed = now ^ was;
