@@ -104,13 +104,9 @@ fn diff(
     removed: &mut Rows,
     added: &mut Rows,
 ) -> bool {
-    let mut total = 0;
+    // Both kings are on the board; every other piece there or in a hand is a feature.
+    let mut total = pos.occupied().count() - 2;
     for color in Color::ALL {
-        total += PieceKind::ALL
-            .iter()
-            .filter(|&&kind| is_feature(kind))
-            .map(|&kind| pos.pieces_of(color, kind).count())
-            .sum::<u32>();
         let hand = pos.hand(color);
         total += PieceKind::HAND
             .iter()
