@@ -97,7 +97,7 @@ mod tests {
             .step_by(7)
             .filter_map(|l| l.split('\t').next()?.parse::<Position>().ok())
             .chain(std::iter::once(Position::startpos()));
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut rng = crate::attacks::Rng(0x2545_f491_4f6c_dd1d);
         for start in starts {
             let mut pos = start;
             for _ in 0..60 {
@@ -106,10 +106,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+                pos.play_unchecked(moves[(rng.next_u64() % moves.len() as u64) as usize]);
             }
         }
     }
