@@ -134,10 +134,7 @@ impl Evaluator {
                 let mut text = format!(
                     "NNUE {} ({} kernels), FV_SCALE {fv_scale}\n",
                     net.arch().name(),
-                    match net.kernels() {
-                        nnue::Kernels::Avx2 => "AVX2",
-                        nnue::Kernels::Portable => "portable",
-                    }
+                    net.kernels().name()
                 );
                 if !nnue::features::supports(pos) {
                     text.push_str("a king is missing: the linear evaluation stands in\n");

@@ -138,21 +138,23 @@ fn wider_halfkp_nets_equal_the_reference() {
 }
 
 #[test]
-fn avx2_and_portable_kernels_give_the_same_evaluations() {
+fn fast_and_portable_kernels_give_the_same_evaluations() {
     let mut portable = halfkp256().net.clone();
     assert!(portable.set_kernels(Kernels::Portable));
-    let mut fast = halfkp256().net.clone();
-    if !fast.set_kernels(Kernels::Avx2) {
-        eprintln!("no AVX2 here: only the portable kernels run");
-        return;
-    }
-    for pos in playout_positions(3, 12, 100) {
-        for fv in [16, 24] {
-            assert_eq!(
-                portable.evaluate(&pos, fv),
-                fast.evaluate(&pos, fv),
-                "{pos}"
-            );
+    for kernels in [Kernels::Avx2, Kernels::Vnni] {
+        let mut fast = halfkp256().net.clone();
+        if !fast.set_kernels(kernels) {
+            eprintln!("no {} here: not compared", kernels.name());
+            continue;
+        }
+        for pos in playout_positions(3, 12, 100) {
+            for fv in [16, 24] {
+                assert_eq!(
+                    portable.evaluate(&pos, fv),
+                    fast.evaluate(&pos, fv),
+                    "{kernels:?}: {pos}"
+                );
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 //! The arithmetic kernels of the evaluation, each twice: a portable version in plain
-//! loops and an AVX2 version chosen at run time. Both compute exactly the same integers
+//! loops and an AVX2 version chosen at run time (its affine layers with AVX-512 VNNI's
+//! fused multiply-add where the CPU has it). Both compute exactly the same integers
 //! (the accumulator wraps at 16 bits in both, and the affine layers' products cannot
 //! saturate: inputs are at most 127 and weights at least -128, so a pair of products
 //! stays inside i16), which the tests check.
@@ -11,6 +12,9 @@ use super::aligned::{starts_aligned, Aligned};
 pub enum Kernels {
     Portable,
     Avx2,
+    /// AVX2, with the affine layers' four products a weight summed by one AVX-512 VNNI
+    /// instruction (`vpdpbusd` on 256-bit registers) instead of three.
+    Vnni,
 }
 
 impl Kernels {
@@ -19,17 +23,37 @@ impl Kernels {
         #[cfg(target_arch = "x86_64")]
         {
             if std::arch::is_x86_feature_detected!("avx2") {
+                if std::arch::is_x86_feature_detected!("avx512vnni")
+                    && std::arch::is_x86_feature_detected!("avx512vl")
+                {
+                    return Kernels::Vnni;
+                }
                 return Kernels::Avx2;
             }
         }
         Kernels::Portable
     }
 
-    /// Whether these kernels can run here (AVX2 only where the CPU has it).
+    /// Whether these kernels can run here.
     pub fn available(self) -> bool {
+        match (self, Kernels::detect()) {
+            (Kernels::Portable, _) => true,
+            (Kernels::Avx2, detected) => detected.avx2(),
+            (Kernels::Vnni, detected) => detected == Kernels::Vnni,
+        }
+    }
+
+    /// Whether these kernels use AVX2 (VNNI's do, beside it).
+    pub fn avx2(self) -> bool {
+        matches!(self, Kernels::Avx2 | Kernels::Vnni)
+    }
+
+    /// The name shown to a user.
+    pub fn name(self) -> &'static str {
         match self {
-            Kernels::Portable => true,
-            Kernels::Avx2 => Kernels::detect() == Kernels::Avx2,
+            Kernels::Portable => "portable",
+            Kernels::Avx2 => "AVX2",
+            Kernels::Vnni => "AVX2 and AVX-512 VNNI",
         }
     }
 }
@@ -51,12 +75,12 @@ pub fn update(
         assert!((r as usize + 1) * width <= weights.len());
     }
     #[cfg(target_arch = "x86_64")]
-    if kernels == Kernels::Avx2 && width.is_multiple_of(TILE) {
+    if kernels.avx2() && width.is_multiple_of(TILE) {
         let aligned = [dst.as_ptr(), src.as_ptr(), weights.as_ptr()]
             .iter()
             .all(|&p| (p as usize).is_multiple_of(REGISTER_BYTES));
-        // SAFETY: `Kernels::Avx2` is only chosen when the CPU has AVX2 (`detect`, and
-        // `Network::set_kernels` checks `available`); the asserts above keep every row
+        // SAFETY: AVX2 kernels (`Avx2`, `Vnni`) are only chosen when the CPU has AVX2
+        // (`detect`, and `Network::set_kernels` checks `available`); the asserts above keep every row
         // and both accumulators in bounds, and the width is a whole number of tiles, so
         // every row of an aligned `weights` starts aligned too.
         unsafe {
@@ -89,7 +113,7 @@ pub fn update(
 pub fn clamp_to_u8(kernels: Kernels, acc: &[i16], out: &mut [u8]) {
     assert_eq!(acc.len(), out.len());
     #[cfg(target_arch = "x86_64")]
-    if kernels == Kernels::Avx2 && acc.len().is_multiple_of(32) {
+    if kernels.avx2() && acc.len().is_multiple_of(32) {
         let aligned = starts_aligned(acc, REGISTER_BYTES) && starts_aligned(out, REGISTER_BYTES);
         // SAFETY: AVX2 is present (see `update`); both slices have the same length, a
         // multiple of 32, and `aligned` says whether both start on a register boundary.
@@ -114,7 +138,7 @@ pub fn clamp_to_u8(kernels: Kernels, acc: &[i16], out: &mut [u8]) {
 pub fn dot(kernels: Kernels, input: &[u8], weights: &[i8]) -> i32 {
     assert_eq!(input.len(), weights.len());
     #[cfg(target_arch = "x86_64")]
-    if kernels == Kernels::Avx2 && input.len().is_multiple_of(32) {
+    if kernels.avx2() && input.len().is_multiple_of(32) {
         // SAFETY: AVX2 is present (see `update`); both slices have the same length, a
         // multiple of 32.
         return unsafe { avx2::dot(input, weights) };
@@ -161,7 +185,7 @@ pub fn affine(
     assert_eq!(weights.len(), out.len() * row);
     assert_eq!(biases.len(), out.len());
     #[cfg(target_arch = "x86_64")]
-    if kernels == Kernels::Avx2
+    if kernels.avx2()
         && out.len().is_multiple_of(OUTPUT_BLOCK)
         && (1..=64).contains(&out.len())
         && row.is_multiple_of(4)
@@ -169,15 +193,17 @@ pub fn affine(
     {
         let aligned =
             starts_aligned(interleaved, REGISTER_BYTES) && starts_aligned(biases, REGISTER_BYTES);
-        // SAFETY: AVX2 is present (see `update`); the checks above give the layout
-        // `avx2::affine` reads within bounds; `aligned` says whether the weights and the
-        // biases start on a register boundary (each block of weights is a whole number
-        // of registers, so all of them do then).
+        // SAFETY: AVX2 is present (see `update`), and AVX-512 VNNI and VL with it when
+        // the kernels are `Vnni` (`detect`, `available`); the checks above give the
+        // layout `avx2::affine` reads within bounds; `aligned` says whether the weights
+        // and the biases start on a register boundary (each block of weights is a whole
+        // number of registers, so all of them do then).
         unsafe {
-            if aligned {
-                avx2::affine::<true>(input, interleaved, biases, out);
-            } else {
-                avx2::affine::<false>(input, interleaved, biases, out);
+            match (kernels == Kernels::Vnni, aligned) {
+                (true, true) => avx2::affine_vnni::<true>(input, interleaved, biases, out),
+                (true, false) => avx2::affine_vnni::<false>(input, interleaved, biases, out),
+                (false, true) => avx2::affine::<true>(input, interleaved, biases, out),
+                (false, false) => avx2::affine::<false>(input, interleaved, biases, out),
             }
         }
         return;
@@ -197,6 +223,7 @@ const REGISTER_BYTES: usize = 32;
 mod avx2 {
     use super::TILE;
     use std::arch::x86_64::*;
+    use std::mem::MaybeUninit;
 
     const LANES: usize = 16;
     const REGS: usize = TILE / LANES;
@@ -292,6 +319,29 @@ mod avx2 {
         }
     }
 
+    /// `affine` with AVX-512 VNNI.
+    ///
+    /// # Safety
+    /// As for `affine`, and the CPU has AVX-512 VNNI and VL.
+    #[target_feature(enable = "avx2,avx512vnni,avx512vl")]
+    pub unsafe fn affine_vnni<const ALIGNED: bool>(
+        input: &[u8],
+        interleaved: &[i8],
+        biases: &[i32],
+        out: &mut [i32],
+    ) {
+        match out.len() / 8 {
+            1 => affine_vnni_n::<1, ALIGNED>(input, interleaved, biases, out),
+            2 => affine_vnni_n::<2, ALIGNED>(input, interleaved, biases, out),
+            4 => affine_vnni_n::<4, ALIGNED>(input, interleaved, biases, out),
+            8 => affine_vnni_n::<8, ALIGNED>(input, interleaved, biases, out),
+            3 => affine_vnni_n::<3, ALIGNED>(input, interleaved, biases, out),
+            5 => affine_vnni_n::<5, ALIGNED>(input, interleaved, biases, out),
+            6 => affine_vnni_n::<6, ALIGNED>(input, interleaved, biases, out),
+            _ => affine_vnni_n::<7, ALIGNED>(input, interleaved, biases, out),
+        }
+    }
+
     /// For each byte `m`, the positions of its set bits in order (eight slots, the unused
     /// ones zero): a mask of nonzero input blocks becomes their indices without a branch.
     const SET_BITS: [[u16; 8]; 256] = {
@@ -314,6 +364,90 @@ mod avx2 {
     /// Most four-byte input blocks a layer reads through the list of nonzero ones.
     const MAX_BLOCKS: usize = 512;
 
+    /// Lists the indices of the four-byte blocks of `input` that are not all zero, in
+    /// order.
+    ///
+    /// ClippedReLU and the transformer leave many inputs at zero, and only the blocks of
+    /// four with a nonzero input need their weights: listing those first, eight blocks a
+    /// compare, spares the layer's loop a branch on each block.
+    ///
+    /// A list of block indices, written by `nonzero_blocks` and read up to its count.
+    type BlockList = [MaybeUninit<u16>; MAX_BLOCKS + 8];
+
+    /// # Safety
+    /// The CPU has AVX2; `input.len()` is a multiple of 32 and at most `4 * MAX_BLOCKS`.
+    /// Writes the first slots of `list` (and a few after them) and returns how many hold
+    /// a block.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn nonzero_blocks(input: &[u8], list: &mut BlockList) -> usize {
+        let mut count = 0;
+        let zero = _mm256_setzero_si256();
+        for chunk in 0..input.len() / 32 {
+            let v = _mm256_loadu_si256(input.as_ptr().add(32 * chunk).cast());
+            let zeros = _mm256_cmpeq_epi32(v, zero);
+            let mask = !_mm256_movemask_ps(_mm256_castsi256_ps(zeros)) as u32 & 0xff;
+            let found = _mm_add_epi16(
+                _mm_loadu_si128(SET_BITS[mask as usize].as_ptr().cast()),
+                _mm_set1_epi16((8 * chunk) as i16),
+            );
+            // `count <= 8 * chunk`, so the eight slots end within the list.
+            _mm_storeu_si128(list.as_mut_ptr().add(count).cast(), found);
+            count += mask.count_ones() as usize;
+        }
+        count
+    }
+
+    /// Four u8 × i8 products per output, summed into each i32 of `acc`: pairs into i16
+    /// (exact, inputs are at most 127), the two pairs into i32.
+    ///
+    /// # Safety
+    /// The CPU has AVX2.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn madd4(acc: __m256i, xs: __m256i, w: __m256i) -> __m256i {
+        let pairs = _mm256_maddubs_epi16(xs, w);
+        _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, _mm256_set1_epi16(1)))
+    }
+
+    /// `madd4` in one instruction.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512 VNNI and VL.
+    #[target_feature(enable = "avx2,avx512vnni,avx512vl")]
+    #[inline]
+    unsafe fn madd4_vnni(acc: __m256i, xs: __m256i, w: __m256i) -> __m256i {
+        _mm256_dpbusd_epi32(acc, xs, w)
+    }
+
+    /// The sums of `REGS * 8` outputs, started from their biases.
+    ///
+    /// # Safety
+    /// As for `affine_n`.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn load_biases<const REGS: usize, const ALIGNED: bool>(
+        biases: &[i32],
+    ) -> [__m256i; REGS] {
+        let mut acc = [_mm256_setzero_si256(); REGS];
+        for (k, a) in acc.iter_mut().enumerate() {
+            *a = load::<ALIGNED>(biases.as_ptr().add(8 * k).cast());
+        }
+        acc
+    }
+
+    /// Writes the sums to `out`.
+    ///
+    /// # Safety
+    /// As for `affine_n`.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn store_sums<const REGS: usize>(acc: &[__m256i; REGS], out: &mut [i32]) {
+        for (k, a) in acc.iter().enumerate() {
+            _mm256_storeu_si256(out.as_mut_ptr().add(8 * k).cast(), *a);
+        }
+    }
+
     /// `affine` for `REGS * 8` outputs.
     ///
     /// # Safety
@@ -325,10 +459,7 @@ mod avx2 {
         biases: &[i32],
         out: &mut [i32],
     ) {
-        let mut acc = [_mm256_setzero_si256(); REGS];
-        for (k, a) in acc.iter_mut().enumerate() {
-            *a = load::<ALIGNED>(biases.as_ptr().add(8 * k).cast());
-        }
+        let mut acc = load_biases::<REGS, ALIGNED>(biases);
         let blocks = input.len() / 4;
         if !input.len().is_multiple_of(32) || blocks > MAX_BLOCKS {
             for block in 0..blocks {
@@ -338,35 +469,68 @@ mod avx2 {
                 }
             }
         } else {
-            // ClippedReLU and the transformer leave many inputs at zero, and only the
-            // blocks of four with a nonzero input need their weights: list those first,
-            // eight blocks a compare, so that the loop does not branch on each block.
             // Not zeroed first: that costs as much as the list saves on small layers.
-            let mut nonzero = [std::mem::MaybeUninit::<u16>::uninit(); MAX_BLOCKS + 8];
-            let mut count = 0;
-            let zero = _mm256_setzero_si256();
-            for chunk in 0..input.len() / 32 {
-                let v = _mm256_loadu_si256(input.as_ptr().add(32 * chunk).cast());
-                let zeros = _mm256_cmpeq_epi32(v, zero);
-                let mask = !_mm256_movemask_ps(_mm256_castsi256_ps(zeros)) as u32 & 0xff;
-                let found = _mm_add_epi16(
-                    _mm_loadu_si128(SET_BITS[mask as usize].as_ptr().cast()),
-                    _mm_set1_epi16((8 * chunk) as i16),
-                );
-                // `count <= 8 * chunk`, so the eight slots end within `nonzero`.
-                _mm_storeu_si128(nonzero.as_mut_ptr().add(count).cast(), found);
-                count += mask.count_ones() as usize;
-            }
+            let mut nonzero: BlockList = [MaybeUninit::uninit(); MAX_BLOCKS + 8];
+            let count = nonzero_blocks(input, &mut nonzero);
             for slot in &nonzero[..count] {
-                // Every slot before `count` was written by a store above.
+                // Every slot before `count` was written by `nonzero_blocks`.
                 let block = slot.assume_init() as usize;
                 let x = input.as_ptr().add(4 * block).cast::<i32>().read_unaligned();
                 add_block::<REGS, ALIGNED>(&mut acc, x, interleaved, block);
             }
         }
-        for (k, a) in acc.iter().enumerate() {
-            _mm256_storeu_si256(out.as_mut_ptr().add(8 * k).cast(), *a);
+        store_sums(&acc, out);
+    }
+
+    /// `affine_vnni` for `REGS * 8` outputs.
+    ///
+    /// # Safety
+    /// As for `affine_vnni`, with `out.len() == REGS * 8`.
+    #[target_feature(enable = "avx2,avx512vnni,avx512vl")]
+    unsafe fn affine_vnni_n<const REGS: usize, const ALIGNED: bool>(
+        input: &[u8],
+        interleaved: &[i8],
+        biases: &[i32],
+        out: &mut [i32],
+    ) {
+        let mut acc = load_biases::<REGS, ALIGNED>(biases);
+        let blocks = input.len() / 4;
+        if !input.len().is_multiple_of(32) || blocks > MAX_BLOCKS {
+            for block in 0..blocks {
+                let x = input.as_ptr().add(4 * block).cast::<i32>().read_unaligned();
+                if x != 0 {
+                    add_block_vnni::<REGS, ALIGNED>(&mut acc, x, interleaved, block);
+                }
+            }
+        } else {
+            // Two sets of sums, one for the blocks at even places of the list and one for
+            // those at odd places: each fused instruction waits for the one before it on
+            // the same sums, and two independent chains keep the multipliers busy.
+            let mut odd = [_mm256_setzero_si256(); REGS];
+            let mut nonzero: BlockList = [MaybeUninit::uninit(); MAX_BLOCKS + 8];
+            let count = nonzero_blocks(input, &mut nonzero);
+            // Every slot before `count` was written by `nonzero_blocks`.
+            let mut pairs = nonzero[..count].chunks_exact(2);
+            for pair in &mut pairs {
+                let (a, b) = (
+                    pair[0].assume_init() as usize,
+                    pair[1].assume_init() as usize,
+                );
+                let xa = input.as_ptr().add(4 * a).cast::<i32>().read_unaligned();
+                let xb = input.as_ptr().add(4 * b).cast::<i32>().read_unaligned();
+                add_block_vnni::<REGS, ALIGNED>(&mut acc, xa, interleaved, a);
+                add_block_vnni::<REGS, ALIGNED>(&mut odd, xb, interleaved, b);
+            }
+            for slot in pairs.remainder() {
+                let block = slot.assume_init() as usize;
+                let x = input.as_ptr().add(4 * block).cast::<i32>().read_unaligned();
+                add_block_vnni::<REGS, ALIGNED>(&mut acc, x, interleaved, block);
+            }
+            for (a, o) in acc.iter_mut().zip(&odd) {
+                *a = _mm256_add_epi32(*a, *o);
+            }
         }
+        store_sums(&acc, out);
     }
 
     /// Adds input block `block`, its four inputs `x` (little-endian), times its weights to
@@ -382,15 +546,29 @@ mod avx2 {
         interleaved: &[i8],
         block: usize,
     ) {
-        let ones = _mm256_set1_epi16(1);
         let xs = _mm256_set1_epi32(x);
         let w = interleaved.as_ptr().add(block * REGS * 8 * 4);
         for (k, a) in acc.iter_mut().enumerate() {
-            let wk = load::<ALIGNED>(w.add(32 * k).cast());
-            // Four u8 × i8 products per output: pairs into i16 (exact, inputs are at
-            // most 127), the two pairs into i32.
-            let pairs = _mm256_maddubs_epi16(xs, wk);
-            *a = _mm256_add_epi32(*a, _mm256_madd_epi16(pairs, ones));
+            *a = madd4(*a, xs, load::<ALIGNED>(w.add(32 * k).cast()));
+        }
+    }
+
+    /// `add_block` with AVX-512 VNNI.
+    ///
+    /// # Safety
+    /// As for `affine_vnni_n`, with `block < input.len() / 4`.
+    #[target_feature(enable = "avx2,avx512vnni,avx512vl")]
+    #[inline]
+    unsafe fn add_block_vnni<const REGS: usize, const ALIGNED: bool>(
+        acc: &mut [__m256i; REGS],
+        x: i32,
+        interleaved: &[i8],
+        block: usize,
+    ) {
+        let xs = _mm256_set1_epi32(x);
+        let w = interleaved.as_ptr().add(block * REGS * 8 * 4);
+        for (k, a) in acc.iter_mut().enumerate() {
+            *a = madd4_vnni(*a, xs, load::<ALIGNED>(w.add(32 * k).cast()));
         }
     }
 
@@ -446,7 +624,7 @@ mod tests {
     }
 
     #[test]
-    fn avx2_and_portable_kernels_agree() {
+    fn fast_and_portable_kernels_agree() {
         if !Kernels::Avx2.available() {
             return;
         }
@@ -525,17 +703,22 @@ mod tests {
             let t = interleave(&w, outputs, row);
             let b: Vec<i32> = (0..outputs).map(|_| lcg(&mut seed) as i32 >> 8).collect();
             let mut a = vec![0; outputs];
-            let mut f = vec![0; outputs];
             affine(Kernels::Portable, &input, &w, &t, &b, &mut a);
-            affine(Kernels::Avx2, &input, &w, &t, &b, &mut f);
-            assert_eq!(a, f, "{row} -> {outputs}");
             // `interleave` gives aligned weights; the same a byte (and a lane) off.
             let mut ot = Aligned::<i8>::zeroed(t.len() + 1);
             ot[1..].copy_from_slice(&t);
             let mut ob = Aligned::<i32>::zeroed(outputs + 1);
             ob[1..].copy_from_slice(&b);
-            affine(Kernels::Avx2, &input, &w, &ot[1..], &ob[1..], &mut f);
-            assert_eq!(a, f, "{row} -> {outputs}, unaligned");
+            for fast in [Kernels::Avx2, Kernels::Vnni] {
+                if !fast.available() {
+                    continue;
+                }
+                let mut f = vec![0; outputs];
+                affine(fast, &input, &w, &t, &b, &mut f);
+                assert_eq!(a, f, "{fast:?}: {row} -> {outputs}");
+                affine(fast, &input, &w, &ot[1..], &ob[1..], &mut f);
+                assert_eq!(a, f, "{fast:?}: {row} -> {outputs}, unaligned");
+            }
             let plain: Vec<i32> = (0..outputs)
                 .map(|o| {
                     b[o] + (0..row)
@@ -552,6 +735,17 @@ mod tests {
             let want = 64 * 127 * w as i32;
             assert_eq!(dot(Kernels::Avx2, &input, &ws), want);
             assert_eq!(dot(Kernels::Portable, &input, &ws), want);
+            let (outputs, row) = (32, 64);
+            let all = vec![w; outputs * row];
+            let t = interleave(&all, outputs, row);
+            let b = vec![0; outputs];
+            for kernels in [Kernels::Portable, Kernels::Avx2, Kernels::Vnni] {
+                if kernels.available() {
+                    let mut f = vec![0; outputs];
+                    affine(kernels, &input, &all, &t, &b, &mut f);
+                    assert!(f.iter().all(|&x| x == want), "{kernels:?}");
+                }
+            }
         }
     }
 }
