@@ -72,6 +72,9 @@ fn compact(weights: &[i32]) -> Box<[i16]> {
         .collect()
 }
 
+/// What a user names the hand-made evaluation by (`EvalFile`, `--evalfile`).
+pub const LINEAR: &str = "linear";
+
 /// The evaluation a search uses.
 #[derive(Clone, Debug, Default)]
 pub enum Evaluator {
@@ -86,14 +89,18 @@ pub enum Evaluator {
 }
 
 impl Evaluator {
-    /// The evaluation a tool's `--evalfile` names: `linear` (or `internal`, which is the
-    /// linear one while no net is built in) for the hand-made evaluation, otherwise a net
-    /// file divided by `fv_scale`, with the loader's warnings.
+    /// The evaluation a tool's `--evalfile` names: `linear` for the hand-made evaluation,
+    /// `internal` for the net built into the binary, otherwise a net file; a net's output
+    /// divided by `fv_scale`. With the loader's warnings.
     pub fn named(name: &str, fv_scale: i32) -> Result<(Evaluator, Vec<String>), nnue::NnueError> {
-        if matches!(name, "linear" | "internal") {
+        if name.eq_ignore_ascii_case(LINEAR) {
             return Ok((Evaluator::Linear, Vec::new()));
         }
-        let (net, warnings) = nnue::load(std::path::Path::new(name))?;
+        let (net, warnings) = if name.eq_ignore_ascii_case(nnue::builtin::NAME) {
+            nnue::builtin::load()?
+        } else {
+            nnue::load(std::path::Path::new(name))?
+        };
         let net = std::sync::Arc::new(net);
         Ok((Evaluator::Nnue { net, fv_scale }, warnings))
     }

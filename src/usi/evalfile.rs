@@ -44,40 +44,48 @@ impl Session {
         {
             return;
         }
-        match &source {
-            EvalSource::Internal | EvalSource::Linear => {
+        let started = Instant::now();
+        let (loaded, path) = match &source {
+            EvalSource::Linear => {
                 state.net = None;
                 state.loaded = Some(source);
                 state.failed = None;
+                return;
             }
+            EvalSource::Internal => (
+                nnue::builtin::load(),
+                format!("the built-in net ({})", nnue::builtin::NAME),
+            ),
             EvalSource::File(path) => {
-                let started = Instant::now();
                 let resolved = resolve(path);
-                match nnue::load(Path::new(&resolved)) {
-                    Ok((net, warnings)) => {
-                        for w in warnings {
-                            self.out.info_string(&format!("EvalFile {path}: {w}"));
-                        }
-                        self.out.info_string(&format!(
-                            "EvalFile: loaded {} ({}) in {} ms",
-                            net.arch().name(),
-                            resolved.display(),
-                            started.elapsed().as_millis()
-                        ));
-                        state.net = Some(Arc::new(net));
-                        state.loaded = Some(source);
-                        state.failed = None;
-                    }
-                    Err(e) => {
-                        let kept = match &state.net {
-                            Some(net) => format!("the net {} stays", net.arch().name()),
-                            None => "the built-in evaluation stays".to_string(),
-                        };
-                        self.out
-                            .info_string(&format!("EvalFile refused, {kept}: {path}: {e}"));
-                        state.failed = Some(source);
-                    }
+                (
+                    nnue::load(Path::new(&resolved)),
+                    resolved.display().to_string(),
+                )
+            }
+        };
+        match loaded {
+            Ok((net, warnings)) => {
+                for w in warnings {
+                    self.out.info_string(&format!("EvalFile {path}: {w}"));
                 }
+                self.out.info_string(&format!(
+                    "EvalFile: loaded {} ({path}) in {} ms",
+                    net.arch().name(),
+                    started.elapsed().as_millis()
+                ));
+                state.net = Some(Arc::new(net));
+                state.loaded = Some(source);
+                state.failed = None;
+            }
+            Err(e) => {
+                let kept = match &state.net {
+                    Some(net) => format!("the net {} stays", net.arch().name()),
+                    None => "the linear evaluation stays".to_string(),
+                };
+                self.out
+                    .info_string(&format!("EvalFile refused, {kept}: {path}: {e}"));
+                state.failed = Some(source);
             }
         }
     }

@@ -166,7 +166,7 @@ const TABLE: &[(&str, Kind)] = &[
     (
         "EvalFile",
         Kind::Filename {
-            default: EVAL_INTERNAL,
+            default: EVAL_DEFAULT,
         },
     ),
     (
@@ -185,10 +185,13 @@ const TABLE: &[(&str, Kind)] = &[
     ),
 ];
 
-/// `EvalFile` for the built-in evaluation.
-pub const EVAL_INTERNAL: &str = "internal";
+/// `EvalFile` for the net built into the binary.
+pub const EVAL_INTERNAL: &str = crate::eval::nnue::builtin::NAME;
 /// `EvalFile` for the hand-made linear evaluation.
-pub const EVAL_LINEAR: &str = "linear";
+pub const EVAL_LINEAR: &str = crate::eval::LINEAR;
+/// `EvalFile` by default: the hand-made evaluation, until a built-in net beats it by the
+/// margin issue 21 sets (README, "Training a net").
+pub const EVAL_DEFAULT: &str = EVAL_LINEAR;
 /// `EvalDir` when no folder is given (YaneuraOu's word for its embedded net).
 pub const EVAL_DIR_NONE: &str = "<internal>";
 /// The file YaneuraOu reads from `EvalDir`.
@@ -197,12 +200,25 @@ pub const EVAL_DIR_FILE: &str = "nn.bin";
 /// Where the evaluation comes from, as the options say.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EvalSource {
-    /// The built-in evaluation.
+    /// The net built into the binary.
     Internal,
     /// The hand-made linear evaluation.
     Linear,
     /// A net file.
     File(String),
+}
+
+impl EvalSource {
+    /// The source an `EvalFile` value names.
+    fn named(value: &str) -> EvalSource {
+        if value.eq_ignore_ascii_case(EVAL_LINEAR) {
+            EvalSource::Linear
+        } else if value.eq_ignore_ascii_case(EVAL_INTERNAL) {
+            EvalSource::Internal
+        } else {
+            EvalSource::File(value.to_string())
+        }
+    }
 }
 
 /// Why a `setoption` was refused.
@@ -396,20 +412,20 @@ impl Options {
         }
     }
 
-    /// Where the evaluation comes from: `EvalFile` when it is set, else the file
-    /// `nn.bin` in `EvalDir` when that is set (YaneuraOu's convention), else built in.
+    /// Where the evaluation comes from: the file `nn.bin` in `EvalDir` when that is set
+    /// and `EvalFile` is left at its default (GUIs that know YaneuraOu's convention set
+    /// only the folder), else what `EvalFile` names.
     pub fn eval_source(&self) -> EvalSource {
         let file = self.text("EvalFile").trim();
         let dir = self.text("EvalDir").trim();
-        if file.eq_ignore_ascii_case(EVAL_LINEAR) {
-            EvalSource::Linear
-        } else if !file.is_empty() && !file.eq_ignore_ascii_case(EVAL_INTERNAL) {
-            EvalSource::File(file.to_string())
-        } else if !dir.is_empty() && dir != EVAL_DIR_NONE {
+        let at_default = file.is_empty() || file.eq_ignore_ascii_case(EVAL_DEFAULT);
+        if at_default && !dir.is_empty() && dir != EVAL_DIR_NONE {
             let path = std::path::Path::new(dir).join(EVAL_DIR_FILE);
             EvalSource::File(path.to_string_lossy().into_owned())
+        } else if file.is_empty() {
+            EvalSource::named(EVAL_DEFAULT)
         } else {
-            EvalSource::Internal
+            EvalSource::named(file)
         }
     }
     /// `FV_SCALE`: the net's output units per unit of evaluation.

@@ -438,17 +438,87 @@ fn usi_eval_with_a_net_equals_the_reference() {
     ready(&mut e);
     let linear = eval_value(&mut e, &format!("sfen {sfen}"));
     assert_eq!(linear, hayate::eval::evaluate(&sfen.parse().unwrap()));
+    // EvalDir's nn.bin applies while EvalFile is at its default, the linear evaluation
+    // (GUIs that know YaneuraOu's convention set only the folder)...
     let dir = tmp.path().join("evaldir");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("nn.bin"), &t.bytes).unwrap();
-    e.send("setoption name EvalFile value internal");
     e.send(&format!("setoption name EvalDir value {}", dir.display()));
     ready(&mut e);
     assert_eq!(
         eval_value(&mut e, &format!("sfen {sfen}")),
         reference.evaluate(sfen, 24)
     );
+    // ... and any other EvalFile wins over it: here the net built into the binary.
+    e.send("setoption name EvalFile value internal");
+    let lines = ready(&mut e);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l
+                .starts_with("info string EvalFile: loaded halfkp_256x2-32-32 (the built-in net")),
+        "{lines:?}"
+    );
+    let (builtin, _) = nnue::builtin::load().unwrap();
+    let pos: Position = sfen.parse().unwrap();
+    assert_eq!(
+        eval_value(&mut e, &format!("sfen {sfen}")),
+        builtin.evaluate(&pos, 24).unwrap()
+    );
     e.quit();
+}
+
+/// The built-in net is the file `nets/README.md` names by its SHA-256 (taken there from
+/// the `zstd` and `sha256sum` tools), and the engine starts with the linear evaluation
+/// until told otherwise.
+#[test]
+fn the_built_in_net_is_the_published_file() {
+    use sha2::{Digest, Sha256};
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/README.md"))
+        .expect("nets/README.md");
+    let published = readme
+        .lines()
+        .find_map(|l| l.strip_prefix("builtin sha256: "))
+        .expect("a `builtin sha256:` line")
+        .trim()
+        .to_string();
+    let bytes = nnue::builtin::bytes().unwrap();
+    let digest: String = Sha256::digest(&bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert_eq!(digest, published);
+    let (net, warnings) = Network::from_bytes(&bytes).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(net.arch().name(), "halfkp_256x2-32-32");
+
+    // Over USI: the default is the linear evaluation, `internal` the built-in net, and
+    // `--evalfile internal` names it for the tools too.
+    let mut e = EngineProcess::start("hayate");
+    e.send("usi");
+    let (_, options) = e.expect_line(|l| l == "usiok", "usiok");
+    assert!(
+        options
+            .iter()
+            .any(|l| l == "option name EvalFile type filename default linear"),
+        "{options:?}"
+    );
+    ready(&mut e);
+    let sfen = STARTS[3];
+    let pos: Position = sfen.parse().unwrap();
+    assert_eq!(
+        eval_value(&mut e, &format!("sfen {sfen}")),
+        hayate::eval::evaluate(&pos)
+    );
+    e.send("setoption name EvalFile value internal");
+    ready(&mut e);
+    assert_eq!(
+        eval_value(&mut e, &format!("sfen {sfen}")),
+        net.evaluate(&pos, 16).unwrap()
+    );
+    e.quit();
+    let (evaluator, _) = hayate::eval::Evaluator::named("internal", 16).unwrap();
+    assert_eq!(evaluator.evaluate(&pos), net.evaluate(&pos, 16).unwrap());
 }
 
 #[test]

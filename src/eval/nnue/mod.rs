@@ -4,6 +4,7 @@
 //! - [`arch`]: the supported shapes (`halfkp_256x2-32-32`, `kp_256x2-32-32` and the other
 //!   classic HalfKP widths), their hashes and sizes;
 //! - [`load`] and [`Network::from_bytes`]: the file, checked before it is trusted;
+//! - [`builtin`]: the net built into the binary (`EvalFile=internal`);
 //! - [`features`]: which feature rows a position switches on, and what a move changes;
 //! - [`AccumulatorStack`]: the search's incrementally updated accumulators;
 //! - [`refresh_cache`]: recounts after a king move, from the last accumulator of its square;
@@ -13,6 +14,7 @@
 pub mod accumulator;
 pub mod aligned;
 pub mod arch;
+pub mod builtin;
 mod error;
 pub mod features;
 mod load;

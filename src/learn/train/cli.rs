@@ -58,7 +58,8 @@ pub struct TrainArgs {
     /// the others the score holds material the position's static evaluation cannot see
     #[arg(long)]
     quiet: bool,
-    /// Start from this net (of the --arch shape) instead of random weights
+    /// Start from this net (of the --arch shape; `internal`: the built-in net) instead of
+    /// random weights
     #[arg(long)]
     init: Option<String>,
 }
@@ -131,11 +132,19 @@ fn cli(args: TrainArgs) -> Result<(), String> {
         None => None,
     };
     let model = match &init {
-        // Through the engine's loader: the same checks as any net file a user names.
-        Some(path) => crate::eval::nnue::load(Path::new(path))
-            .map_err(|e| e.to_string())
-            .and_then(|(net, _)| Model::import(shape, &net))
-            .map_err(|e| format!("--init {path}: {e}"))?,
+        // Through the engine's loader: the same checks as any net file a user names
+        // (`internal`: the built-in net).
+        Some(name) => {
+            let loaded = if name.eq_ignore_ascii_case(crate::eval::nnue::builtin::NAME) {
+                crate::eval::nnue::builtin::load()
+            } else {
+                crate::eval::nnue::load(Path::new(name))
+            };
+            loaded
+                .map_err(|e| e.to_string())
+                .and_then(|(net, _)| Model::import(shape, &net))
+                .map_err(|e| format!("--init {name}: {e}"))?
+        }
         None => Model::new(shape, config.seed),
     };
     let mut records = Vec::new();
