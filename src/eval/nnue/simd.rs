@@ -306,17 +306,7 @@ mod avx2 {
         biases: &[i32],
         out: &mut [i32],
     ) {
-        // The sums stay in registers only when their count is known at compile time.
-        match out.len() / 8 {
-            1 => affine_n::<1, ALIGNED>(input, interleaved, biases, out),
-            2 => affine_n::<2, ALIGNED>(input, interleaved, biases, out),
-            4 => affine_n::<4, ALIGNED>(input, interleaved, biases, out),
-            8 => affine_n::<8, ALIGNED>(input, interleaved, biases, out),
-            3 => affine_n::<3, ALIGNED>(input, interleaved, biases, out),
-            5 => affine_n::<5, ALIGNED>(input, interleaved, biases, out),
-            6 => affine_n::<6, ALIGNED>(input, interleaved, biases, out),
-            _ => affine_n::<7, ALIGNED>(input, interleaved, biases, out),
-        }
+        by_width::<ALIGNED, false>(input, interleaved, biases, out);
     }
 
     /// `affine` with AVX-512 VNNI.
@@ -330,15 +320,31 @@ mod avx2 {
         biases: &[i32],
         out: &mut [i32],
     ) {
+        by_width::<ALIGNED, true>(input, interleaved, biases, out);
+    }
+
+    /// The layer for its output count. Always inlined, so that it is compiled with the
+    /// instructions its caller enables (with `VNNI`, AVX-512 VNNI's).
+    ///
+    /// # Safety
+    /// As for `affine` (and `affine_vnni` with `VNNI`).
+    #[inline(always)]
+    unsafe fn by_width<const ALIGNED: bool, const VNNI: bool>(
+        input: &[u8],
+        interleaved: &[i8],
+        biases: &[i32],
+        out: &mut [i32],
+    ) {
+        // The sums stay in registers only when their count is known at compile time.
         match out.len() / 8 {
-            1 => affine_vnni_n::<1, ALIGNED>(input, interleaved, biases, out),
-            2 => affine_vnni_n::<2, ALIGNED>(input, interleaved, biases, out),
-            4 => affine_vnni_n::<4, ALIGNED>(input, interleaved, biases, out),
-            8 => affine_vnni_n::<8, ALIGNED>(input, interleaved, biases, out),
-            3 => affine_vnni_n::<3, ALIGNED>(input, interleaved, biases, out),
-            5 => affine_vnni_n::<5, ALIGNED>(input, interleaved, biases, out),
-            6 => affine_vnni_n::<6, ALIGNED>(input, interleaved, biases, out),
-            _ => affine_vnni_n::<7, ALIGNED>(input, interleaved, biases, out),
+            1 => affine_n::<1, ALIGNED, VNNI>(input, interleaved, biases, out),
+            2 => affine_n::<2, ALIGNED, VNNI>(input, interleaved, biases, out),
+            4 => affine_n::<4, ALIGNED, VNNI>(input, interleaved, biases, out),
+            8 => affine_n::<8, ALIGNED, VNNI>(input, interleaved, biases, out),
+            3 => affine_n::<3, ALIGNED, VNNI>(input, interleaved, biases, out),
+            5 => affine_n::<5, ALIGNED, VNNI>(input, interleaved, biases, out),
+            6 => affine_n::<6, ALIGNED, VNNI>(input, interleaved, biases, out),
+            _ => affine_n::<7, ALIGNED, VNNI>(input, interleaved, biases, out),
         }
     }
 
@@ -398,28 +404,6 @@ mod avx2 {
         count
     }
 
-    /// Four u8 × i8 products per output, summed into each i32 of `acc`: pairs into i16
-    /// (exact, inputs are at most 127), the two pairs into i32.
-    ///
-    /// # Safety
-    /// The CPU has AVX2.
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    unsafe fn madd4(acc: __m256i, xs: __m256i, w: __m256i) -> __m256i {
-        let pairs = _mm256_maddubs_epi16(xs, w);
-        _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, _mm256_set1_epi16(1)))
-    }
-
-    /// `madd4` in one instruction.
-    ///
-    /// # Safety
-    /// The CPU has AVX-512 VNNI and VL.
-    #[target_feature(enable = "avx2,avx512vnni,avx512vl")]
-    #[inline]
-    unsafe fn madd4_vnni(acc: __m256i, xs: __m256i, w: __m256i) -> __m256i {
-        _mm256_dpbusd_epi32(acc, xs, w)
-    }
-
     /// The sums of `REGS * 8` outputs, started from their biases.
     ///
     /// # Safety
@@ -451,9 +435,9 @@ mod avx2 {
     /// `affine` for `REGS * 8` outputs.
     ///
     /// # Safety
-    /// As for `affine`, with `out.len() == REGS * 8`.
-    #[target_feature(enable = "avx2")]
-    unsafe fn affine_n<const REGS: usize, const ALIGNED: bool>(
+    /// As for `by_width`, with `out.len() == REGS * 8`.
+    #[inline(always)]
+    unsafe fn affine_n<const REGS: usize, const ALIGNED: bool, const VNNI: bool>(
         input: &[u8],
         interleaved: &[i8],
         biases: &[i32],
@@ -465,48 +449,15 @@ mod avx2 {
             for block in 0..blocks {
                 let x = input.as_ptr().add(4 * block).cast::<i32>().read_unaligned();
                 if x != 0 {
-                    add_block::<REGS, ALIGNED>(&mut acc, x, interleaved, block);
-                }
-            }
-        } else {
-            // Not zeroed first: that costs as much as the list saves on small layers.
-            let mut nonzero: BlockList = [MaybeUninit::uninit(); MAX_BLOCKS + 8];
-            let count = nonzero_blocks(input, &mut nonzero);
-            for slot in &nonzero[..count] {
-                // Every slot before `count` was written by `nonzero_blocks`.
-                let block = slot.assume_init() as usize;
-                let x = input.as_ptr().add(4 * block).cast::<i32>().read_unaligned();
-                add_block::<REGS, ALIGNED>(&mut acc, x, interleaved, block);
-            }
-        }
-        store_sums(&acc, out);
-    }
-
-    /// `affine_vnni` for `REGS * 8` outputs.
-    ///
-    /// # Safety
-    /// As for `affine_vnni`, with `out.len() == REGS * 8`.
-    #[target_feature(enable = "avx2,avx512vnni,avx512vl")]
-    unsafe fn affine_vnni_n<const REGS: usize, const ALIGNED: bool>(
-        input: &[u8],
-        interleaved: &[i8],
-        biases: &[i32],
-        out: &mut [i32],
-    ) {
-        let mut acc = load_biases::<REGS, ALIGNED>(biases);
-        let blocks = input.len() / 4;
-        if !input.len().is_multiple_of(32) || blocks > MAX_BLOCKS {
-            for block in 0..blocks {
-                let x = input.as_ptr().add(4 * block).cast::<i32>().read_unaligned();
-                if x != 0 {
-                    add_block_vnni::<REGS, ALIGNED>(&mut acc, x, interleaved, block);
+                    add_block::<REGS, ALIGNED, VNNI>(&mut acc, x, interleaved, block);
                 }
             }
         } else {
             // Two sets of sums, one for the blocks at even places of the list and one for
-            // those at odd places: each fused instruction waits for the one before it on
-            // the same sums, and two independent chains keep the multipliers busy.
+            // those at odd places: each multiply-add waits for the one before it on the
+            // same sums, and two independent chains keep the multipliers busy.
             let mut odd = [_mm256_setzero_si256(); REGS];
+            // Not zeroed first: that costs as much as the list saves on small layers.
             let mut nonzero: BlockList = [MaybeUninit::uninit(); MAX_BLOCKS + 8];
             let count = nonzero_blocks(input, &mut nonzero);
             // Every slot before `count` was written by `nonzero_blocks`.
@@ -518,13 +469,13 @@ mod avx2 {
                 );
                 let xa = input.as_ptr().add(4 * a).cast::<i32>().read_unaligned();
                 let xb = input.as_ptr().add(4 * b).cast::<i32>().read_unaligned();
-                add_block_vnni::<REGS, ALIGNED>(&mut acc, xa, interleaved, a);
-                add_block_vnni::<REGS, ALIGNED>(&mut odd, xb, interleaved, b);
+                add_block::<REGS, ALIGNED, VNNI>(&mut acc, xa, interleaved, a);
+                add_block::<REGS, ALIGNED, VNNI>(&mut odd, xb, interleaved, b);
             }
             for slot in pairs.remainder() {
                 let block = slot.assume_init() as usize;
                 let x = input.as_ptr().add(4 * block).cast::<i32>().read_unaligned();
-                add_block_vnni::<REGS, ALIGNED>(&mut acc, x, interleaved, block);
+                add_block::<REGS, ALIGNED, VNNI>(&mut acc, x, interleaved, block);
             }
             for (a, o) in acc.iter_mut().zip(&odd) {
                 *a = _mm256_add_epi32(*a, *o);
@@ -534,13 +485,13 @@ mod avx2 {
     }
 
     /// Adds input block `block`, its four inputs `x` (little-endian), times its weights to
-    /// the sums.
+    /// the sums: four u8 × i8 products per output, with VNNI in one instruction, else as
+    /// pairs into i16 (exact, inputs are at most 127), the two pairs into i32.
     ///
     /// # Safety
     /// As for `affine_n`, with `block < input.len() / 4`.
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    unsafe fn add_block<const REGS: usize, const ALIGNED: bool>(
+    #[inline(always)]
+    unsafe fn add_block<const REGS: usize, const ALIGNED: bool, const VNNI: bool>(
         acc: &mut [__m256i; REGS],
         x: i32,
         interleaved: &[i8],
@@ -549,26 +500,13 @@ mod avx2 {
         let xs = _mm256_set1_epi32(x);
         let w = interleaved.as_ptr().add(block * REGS * 8 * 4);
         for (k, a) in acc.iter_mut().enumerate() {
-            *a = madd4(*a, xs, load::<ALIGNED>(w.add(32 * k).cast()));
-        }
-    }
-
-    /// `add_block` with AVX-512 VNNI.
-    ///
-    /// # Safety
-    /// As for `affine_vnni_n`, with `block < input.len() / 4`.
-    #[target_feature(enable = "avx2,avx512vnni,avx512vl")]
-    #[inline]
-    unsafe fn add_block_vnni<const REGS: usize, const ALIGNED: bool>(
-        acc: &mut [__m256i; REGS],
-        x: i32,
-        interleaved: &[i8],
-        block: usize,
-    ) {
-        let xs = _mm256_set1_epi32(x);
-        let w = interleaved.as_ptr().add(block * REGS * 8 * 4);
-        for (k, a) in acc.iter_mut().enumerate() {
-            *a = madd4_vnni(*a, xs, load::<ALIGNED>(w.add(32 * k).cast()));
+            let wk = load::<ALIGNED>(w.add(32 * k).cast());
+            *a = if VNNI {
+                _mm256_dpbusd_epi32(*a, xs, wk)
+            } else {
+                let pairs = _mm256_maddubs_epi16(xs, wk);
+                _mm256_add_epi32(*a, _mm256_madd_epi16(pairs, _mm256_set1_epi16(1)))
+            };
         }
     }
 
