@@ -150,7 +150,8 @@ pub struct BenchArgs {
     /// Transposition table in MiB (at most the machine's memory)
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
     hash: u32,
-    /// An NNUE net file, or `linear` for the hand-made evaluation (the default)
+    /// An NNUE net file, `internal` for the built-in net, or `linear` for the hand-made
+    /// evaluation (the default)
     #[arg(long, value_name = "PATH")]
     evalfile: Option<String>,
     /// The net's output scale (1-128)
@@ -174,7 +175,7 @@ pub fn run_cli(args: BenchArgs) -> i32 {
     }
     crate::attacks::init();
     crate::eval::init();
-    let name = eval_file.unwrap_or("linear");
+    let name = eval_file.unwrap_or(crate::eval::LINEAR);
     let eval = match crate::eval::Evaluator::named(name, fv_scale) {
         Ok((eval, warnings)) => {
             for w in warnings {

@@ -270,7 +270,13 @@ fn special_files_as_book_or_net_do_not_hang_isready() {
                 "{option} {path}: {lines:#?}"
             );
         }
-        e.send(&format!("setoption name {option} value internal"));
+        // Each option's default: the built-in book, the linear evaluation.
+        let default = if option == "EvalFile" {
+            "linear"
+        } else {
+            "internal"
+        };
+        e.send(&format!("setoption name {option} value {default}"));
         sync(&mut e);
     }
     let (_, line, _) = timed_go(&mut e, "go depth 2");

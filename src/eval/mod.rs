@@ -96,11 +96,7 @@ impl Evaluator {
         if name.eq_ignore_ascii_case(LINEAR) {
             return Ok((Evaluator::Linear, Vec::new()));
         }
-        let (net, warnings) = if name.eq_ignore_ascii_case(nnue::builtin::NAME) {
-            nnue::builtin::load()?
-        } else {
-            nnue::load(std::path::Path::new(name))?
-        };
+        let (net, warnings) = nnue::builtin::load_named(name)?;
         let net = std::sync::Arc::new(net);
         Ok((Evaluator::Nnue { net, fv_scale }, warnings))
     }

@@ -84,7 +84,7 @@ impl GenConfig {
             self.keep_checks,
             self.max_plies,
             match &self.eval {
-                Evaluator::Linear => "linear".to_string(),
+                Evaluator::Linear => crate::eval::LINEAR.to_string(),
                 Evaluator::Nnue { net, fv_scale } => format!("{}/{fv_scale}", net.arch().name()),
             }
         )
@@ -512,7 +512,8 @@ pub struct GensfenArgs {
     /// Transposition table of each game, MiB
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=1 << 16))]
     hash: u32,
-    /// Evaluate with this NNUE net (default: the linear evaluation)
+    /// Evaluate with this NNUE net file, or `internal` for the built-in net (default: the
+    /// linear evaluation)
     #[arg(long, value_name = "PATH")]
     evalfile: Option<String>,
     /// The net's output scale

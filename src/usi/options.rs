@@ -192,7 +192,8 @@ pub const EVAL_LINEAR: &str = crate::eval::LINEAR;
 /// `EvalFile` by default: the hand-made evaluation, until a built-in net beats it by the
 /// margin issue 21 sets (README, "Training a net").
 pub const EVAL_DEFAULT: &str = EVAL_LINEAR;
-/// `EvalDir` when no folder is given (YaneuraOu's word for its embedded net).
+/// `EvalDir` when no folder is given (the value YaneuraOu shows for "no folder"; it does
+/// not choose the built-in net, `EvalFile=internal` does).
 pub const EVAL_DIR_NONE: &str = "<internal>";
 /// The file YaneuraOu reads from `EvalDir`.
 pub const EVAL_DIR_FILE: &str = "nn.bin";
@@ -419,7 +420,7 @@ impl Options {
         let file = self.text("EvalFile").trim();
         let dir = self.text("EvalDir").trim();
         let at_default = file.is_empty() || file.eq_ignore_ascii_case(EVAL_DEFAULT);
-        if at_default && !dir.is_empty() && dir != EVAL_DIR_NONE {
+        if at_default && !dir.is_empty() && !dir.eq_ignore_ascii_case(EVAL_DIR_NONE) {
             let path = std::path::Path::new(dir).join(EVAL_DIR_FILE);
             EvalSource::File(path.to_string_lossy().into_owned())
         } else if file.is_empty() {
@@ -528,6 +529,46 @@ pub(super) fn parse_integer(text: &str) -> Option<i128> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn eval_source_follows_evalfile_then_evaldir_at_the_default() {
+        let source = |file: Option<&str>, dir: Option<&str>| {
+            let mut o = Options::default();
+            if let Some(f) = file {
+                o.set("EvalFile", f).unwrap();
+            }
+            if let Some(d) = dir {
+                o.set("EvalDir", d).unwrap();
+            }
+            o.eval_source()
+        };
+        let nn = |dir: &str| {
+            EvalSource::File(
+                std::path::Path::new(dir)
+                    .join(EVAL_DIR_FILE)
+                    .to_string_lossy()
+                    .into_owned(),
+            )
+        };
+        // The defaults: the linear evaluation.
+        assert_eq!(source(None, None), EvalSource::Linear);
+        assert_eq!(source(None, Some("<INTERNAL>")), EvalSource::Linear);
+        // Names, in any case.
+        assert_eq!(source(Some("Internal"), None), EvalSource::Internal);
+        assert_eq!(source(Some("LINEAR"), None), EvalSource::Linear);
+        assert_eq!(
+            source(Some("nets/a.bin"), None),
+            EvalSource::File("nets/a.bin".into())
+        );
+        // A folder applies while EvalFile is at its default; any other EvalFile wins.
+        assert_eq!(source(None, Some("eval")), nn("eval"));
+        assert_eq!(source(Some("linear"), Some("eval")), nn("eval"));
+        assert_eq!(source(Some("internal"), Some("eval")), EvalSource::Internal);
+        assert_eq!(
+            source(Some("b.bin"), Some("eval")),
+            EvalSource::File("b.bin".into())
+        );
+    }
 
     #[cfg(feature = "tune")]
     #[test]

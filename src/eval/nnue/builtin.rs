@@ -28,3 +28,12 @@ pub fn bytes() -> Result<Vec<u8>, NnueError> {
 pub fn load() -> Result<(Network, Vec<String>), NnueError> {
     Network::from_bytes(&bytes()?)
 }
+
+/// Loads the net a user names: [`NAME`] for the built-in one, otherwise a file.
+pub fn load_named(name: &str) -> Result<(Network, Vec<String>), NnueError> {
+    if name.eq_ignore_ascii_case(NAME) {
+        load()
+    } else {
+        super::load(std::path::Path::new(name))
+    }
+}

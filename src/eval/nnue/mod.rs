@@ -8,7 +8,7 @@
 //! - [`features`]: which feature rows a position switches on, and what a move changes;
 //! - [`AccumulatorStack`]: the search's incrementally updated accumulators;
 //! - [`refresh_cache`]: recounts after a king move, from the last accumulator of its square;
-//! - [`simd`]: the kernels, portable and AVX2, chosen at run time;
+//! - [`simd`]: the kernels, portable, AVX2 and AVX2 with VNNI, chosen at run time;
 //! - [`aligned`]: the cache-line-aligned buffers the kernels read.
 
 pub mod accumulator;
@@ -20,7 +20,7 @@ pub mod features;
 mod load;
 mod network;
 pub mod refresh_cache;
-pub mod simd;
+pub(crate) mod simd;
 
 pub use accumulator::AccumulatorStack;
 pub use arch::{Architecture, FeatureSet, SUPPORTED};

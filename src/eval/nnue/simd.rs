@@ -1,6 +1,6 @@
-//! The arithmetic kernels of the evaluation, each twice: a portable version in plain
-//! loops and an AVX2 version chosen at run time (its affine layers with AVX-512 VNNI's
-//! fused multiply-add where the CPU has it). Both compute exactly the same integers
+//! The arithmetic kernels of the evaluation: a portable version in plain loops and an
+//! AVX2 version chosen at run time (its affine layers with AVX-512 VNNI's fused
+//! multiply-add where the CPU has it). Both compute exactly the same integers
 //! (the accumulator wraps at 16 bits in both, and the affine layers' products cannot
 //! saturate: inputs are at most 127 and weights at least -128, so a pair of products
 //! stays inside i16), which the tests check.
@@ -367,8 +367,14 @@ mod avx2 {
         table
     };
 
+    /// Widest layer (in registers of eight sums) whose sums AVX2 keeps in two sets.
+    const MAX_REGS_FOR_TWO_CHAINS: usize = 4;
+
     /// Most four-byte input blocks a layer reads through the list of nonzero ones.
     const MAX_BLOCKS: usize = 512;
+
+    /// A list of block indices, written by `nonzero_blocks` and read up to its count.
+    type BlockList = [MaybeUninit<u16>; MAX_BLOCKS + 8];
 
     /// Lists the indices of the four-byte blocks of `input` that are not all zero, in
     /// order.
@@ -377,9 +383,6 @@ mod avx2 {
     /// four with a nonzero input need their weights: listing those first, eight blocks a
     /// compare, spares the layer's loop a branch on each block.
     ///
-    /// A list of block indices, written by `nonzero_blocks` and read up to its count.
-    type BlockList = [MaybeUninit<u16>; MAX_BLOCKS + 8];
-
     /// # Safety
     /// The CPU has AVX2; `input.len()` is a multiple of 32 and at most `4 * MAX_BLOCKS`.
     /// Writes the first slots of `list` (and a few after them) and returns how many hold
@@ -455,13 +458,15 @@ mod avx2 {
         } else {
             // Two sets of sums, one for the blocks at even places of the list and one for
             // those at odd places: each multiply-add waits for the one before it on the
-            // same sums, and two independent chains keep the multipliers busy.
+            // same sums, and two independent chains keep the multipliers busy. Not for
+            // wide layers without VNNI: AVX2's 16 registers would not hold both sets.
+            let two_chains = VNNI || REGS <= MAX_REGS_FOR_TWO_CHAINS;
             let mut odd = [_mm256_setzero_si256(); REGS];
             // Not zeroed first: that costs as much as the list saves on small layers.
             let mut nonzero: BlockList = [MaybeUninit::uninit(); MAX_BLOCKS + 8];
             let count = nonzero_blocks(input, &mut nonzero);
             // Every slot before `count` was written by `nonzero_blocks`.
-            let mut pairs = nonzero[..count].chunks_exact(2);
+            let mut pairs = nonzero[..if two_chains { count } else { 0 }].chunks_exact(2);
             for pair in &mut pairs {
                 let (a, b) = (
                     pair[0].assume_init() as usize,
@@ -472,7 +477,12 @@ mod avx2 {
                 add_block::<REGS, ALIGNED, VNNI>(&mut acc, xa, interleaved, a);
                 add_block::<REGS, ALIGNED, VNNI>(&mut odd, xb, interleaved, b);
             }
-            for slot in pairs.remainder() {
+            let rest = if two_chains {
+                pairs.remainder()
+            } else {
+                &nonzero[..count]
+            };
+            for slot in rest {
                 let block = slot.assume_init() as usize;
                 let x = input.as_ptr().add(4 * block).cast::<i32>().read_unaligned();
                 add_block::<REGS, ALIGNED, VNNI>(&mut acc, x, interleaved, block);

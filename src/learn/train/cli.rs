@@ -42,8 +42,8 @@ pub struct TrainArgs {
     /// positions from the same data
     #[arg(long)]
     mirror: bool,
-    /// Score every position with this evaluation's static score (linear or a net file)
-    /// instead of the record's search score
+    /// Score every position with this evaluation's static score (`linear`, `internal` for
+    /// the built-in net, or a net file) instead of the record's search score
     #[arg(long)]
     teacher: Option<String>,
     /// With --teacher: this many more positions a record, reached by a few random moves
@@ -134,17 +134,10 @@ fn cli(args: TrainArgs) -> Result<(), String> {
     let model = match &init {
         // Through the engine's loader: the same checks as any net file a user names
         // (`internal`: the built-in net).
-        Some(name) => {
-            let loaded = if name.eq_ignore_ascii_case(crate::eval::nnue::builtin::NAME) {
-                crate::eval::nnue::builtin::load()
-            } else {
-                crate::eval::nnue::load(Path::new(name))
-            };
-            loaded
-                .map_err(|e| e.to_string())
-                .and_then(|(net, _)| Model::import(shape, &net))
-                .map_err(|e| format!("--init {name}: {e}"))?
-        }
+        Some(name) => crate::eval::nnue::builtin::load_named(name)
+            .map_err(|e| e.to_string())
+            .and_then(|(net, _)| Model::import(shape, &net))
+            .map_err(|e| format!("--init {name}: {e}"))?,
         None => Model::new(shape, config.seed),
     };
     let mut records = Vec::new();
