@@ -80,9 +80,9 @@ pub fn update(
             .iter()
             .all(|&p| (p as usize).is_multiple_of(REGISTER_BYTES));
         // SAFETY: AVX2 kernels (`Avx2`, `Vnni`) are only chosen when the CPU has AVX2
-        // (`detect`, and `Network::set_kernels` checks `available`); the asserts above keep every row
-        // and both accumulators in bounds, and the width is a whole number of tiles, so
-        // every row of an aligned `weights` starts aligned too.
+        // (`detect`, and `Network::set_kernels` checks `available`); the asserts above
+        // keep every row and both accumulators in bounds, and the width is a whole number
+        // of tiles, so every row of an aligned `weights` starts aligned too.
         unsafe {
             if aligned {
                 avx2::update::<true>(dst, src, weights, removed, added);
@@ -407,34 +407,6 @@ mod avx2 {
         count
     }
 
-    /// The sums of `REGS * 8` outputs, started from their biases.
-    ///
-    /// # Safety
-    /// As for `affine_n`.
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    unsafe fn load_biases<const REGS: usize, const ALIGNED: bool>(
-        biases: &[i32],
-    ) -> [__m256i; REGS] {
-        let mut acc = [_mm256_setzero_si256(); REGS];
-        for (k, a) in acc.iter_mut().enumerate() {
-            *a = load::<ALIGNED>(biases.as_ptr().add(8 * k).cast());
-        }
-        acc
-    }
-
-    /// Writes the sums to `out`.
-    ///
-    /// # Safety
-    /// As for `affine_n`.
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    unsafe fn store_sums<const REGS: usize>(acc: &[__m256i; REGS], out: &mut [i32]) {
-        for (k, a) in acc.iter().enumerate() {
-            _mm256_storeu_si256(out.as_mut_ptr().add(8 * k).cast(), *a);
-        }
-    }
-
     /// `affine` for `REGS * 8` outputs.
     ///
     /// # Safety
@@ -446,7 +418,10 @@ mod avx2 {
         biases: &[i32],
         out: &mut [i32],
     ) {
-        let mut acc = load_biases::<REGS, ALIGNED>(biases);
+        let mut acc = [_mm256_setzero_si256(); REGS];
+        for (k, a) in acc.iter_mut().enumerate() {
+            *a = load::<ALIGNED>(biases.as_ptr().add(8 * k).cast());
+        }
         let blocks = input.len() / 4;
         if !input.len().is_multiple_of(32) || blocks > MAX_BLOCKS {
             for block in 0..blocks {
@@ -465,9 +440,10 @@ mod avx2 {
             // Not zeroed first: that costs as much as the list saves on small layers.
             let mut nonzero: BlockList = [MaybeUninit::uninit(); MAX_BLOCKS + 8];
             let count = nonzero_blocks(input, &mut nonzero);
-            // Every slot before `count` was written by `nonzero_blocks`.
-            let mut pairs = nonzero[..if two_chains { count } else { 0 }].chunks_exact(2);
-            for pair in &mut pairs {
+            // Every slot before `count` was written by `nonzero_blocks`. The even prefix
+            // goes two blocks at a time, the rest one at a time.
+            let paired = if two_chains { count & !1 } else { 0 };
+            for pair in nonzero[..paired].chunks_exact(2) {
                 let (a, b) = (
                     pair[0].assume_init() as usize,
                     pair[1].assume_init() as usize,
@@ -477,12 +453,7 @@ mod avx2 {
                 add_block::<REGS, ALIGNED, VNNI>(&mut acc, xa, interleaved, a);
                 add_block::<REGS, ALIGNED, VNNI>(&mut odd, xb, interleaved, b);
             }
-            let rest = if two_chains {
-                pairs.remainder()
-            } else {
-                &nonzero[..count]
-            };
-            for slot in rest {
+            for slot in &nonzero[paired..count] {
                 let block = slot.assume_init() as usize;
                 let x = input.as_ptr().add(4 * block).cast::<i32>().read_unaligned();
                 add_block::<REGS, ALIGNED, VNNI>(&mut acc, x, interleaved, block);
@@ -491,7 +462,9 @@ mod avx2 {
                 *a = _mm256_add_epi32(*a, *o);
             }
         }
-        store_sums(&acc, out);
+        for (k, a) in acc.iter().enumerate() {
+            _mm256_storeu_si256(out.as_mut_ptr().add(8 * k).cast(), *a);
+        }
     }
 
     /// Adds input block `block`, its four inputs `x` (little-endian), times its weights to
