@@ -45,8 +45,8 @@ use super::delay::{delay, waiting_drop_squares, Delay};
 use super::estimate::{self, UNIT};
 use super::interposition::{is_useless_interposition, withheld_interposers};
 use super::one::mate_in_one;
-use super::path::Path;
-use super::table::{Known, Table, INF};
+use super::path::{Path, Step};
+use super::table::{Known, Lookup, Table, INF};
 use crate::position::{GenType, Position};
 use crate::types::{Color, Hand, Move, MoveList, PieceKind};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -184,10 +184,16 @@ impl<'a> Dfpn<'a> {
         self.mid(INF, INF, remaining)
     }
 
-    /// [`Dfpn::solve`] as if the positions with these full keys had been played before:
-    /// returning to one of them fails, so the proof found does not lead back to them.
-    pub fn solve_after(&mut self, history: &[u64], remaining: u16) -> Known {
-        let saved = std::mem::replace(&mut self.path, Path::from_keys(history));
+    /// The current position as the path records it.
+    pub fn step(&self) -> Step {
+        (self.pos.board_key(), self.pos.hand(self.attacker))
+    }
+
+    /// [`Dfpn::solve`] as if these positions (see [`Dfpn::step`]) had been played before:
+    /// returning to one of them, or to its board with no more in the attacker's hand,
+    /// fails, so the proof found does not lead back to them.
+    pub fn solve_after(&mut self, history: &[Step], remaining: u16) -> Known {
+        let saved = std::mem::replace(&mut self.path, Path::from_steps(history));
         let known = self.solve(remaining);
         self.path = saved;
         known
@@ -251,10 +257,15 @@ impl<'a> Dfpn<'a> {
         self.pos.play_unchecked(mv);
         let key = self.pos.board_key();
         let hand = self.pos.hand(self.attacker);
-        let repetition = self.path.contains(self.pos.key());
+        let repetition = self.path.dominates(key, hand);
+        let found = if repetition {
+            Lookup::default()
+        } else {
+            self.table.look(key, hand, remaining, self.reuse_tainted)
+        };
         let known = if repetition {
             FAILED_ON_PATH
-        } else if let Some(k) = self.lookup(key, hand, remaining) {
+        } else if let Some(k) = found.known {
             k
         } else if or {
             // The defender to move: each reply is one leaf still to prove.
@@ -295,6 +306,15 @@ impl<'a> Dfpn<'a> {
             }
         };
         self.pos.undo();
+        let known = if known.pn == 0 || known.dn == 0 {
+            known
+        } else {
+            Known {
+                pn: known.pn.max(found.pn_floor),
+                dn: known.dn.max(found.dn_floor),
+                ..known
+            }
+        };
         Child {
             mv,
             known,
@@ -373,7 +393,7 @@ impl<'a> Dfpn<'a> {
         // The members of a chain side by side, in their order.
         children.sort_by_key(|c| c.delay);
 
-        self.path.push(self.pos.key());
+        self.path.push((key, hand));
         let mut known;
         loop {
             let summary = summarize(or, &children, remaining);

@@ -27,7 +27,7 @@ pub fn principal_variation(
     let root_len = search.pos.history().len();
     let mut remaining = max_len;
     let mut line = Vec::new();
-    let mut seen = vec![search.pos.key()];
+    let mut seen = vec![search.step()];
     let mut reproofs = 0;
     let result = loop {
         if line.len() > MAX_PLY {
@@ -46,7 +46,7 @@ pub fn principal_variation(
             let useful = or || !is_useless_interposition(&search.pos, mv);
             let child_remaining = after_move(remaining, !useful);
             search.pos.play_unchecked(mv);
-            let repeated = seen.contains(&search.pos.key());
+            let repeated = seen.contains(&search.step());
             let mut known = search.known_here(child_remaining);
             if !or && !known.is_proved() && reproofs < MAX_REPROOFS {
                 reproofs += 1;
@@ -81,7 +81,7 @@ pub fn principal_variation(
             Some((_, _, mv, child_remaining)) => {
                 remaining = child_remaining;
                 search.pos.play_unchecked(mv);
-                seen.push(search.pos.key());
+                seen.push(search.step());
                 line.push(mv);
             }
             None if or && reproofs < MAX_REPROOFS => {

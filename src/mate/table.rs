@@ -13,6 +13,17 @@
 
 use crate::types::Hand;
 
+/// What [`Table::look`] found: what is known, and the least numbers the position can
+/// have by the unsettled entries of its board with other hands. The attacker holding
+/// less than in an entry makes the mate no easier to prove (`pn_floor`, the largest
+/// such proof number); holding more makes it no easier to disprove (`dn_floor`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Lookup {
+    pub known: Option<Known>,
+    pub pn_floor: u32,
+    pub dn_floor: u32,
+}
+
 /// Proof or disproof number meaning "infinite": the other number is 0.
 pub const INF: u32 = u32::MAX / 2;
 
@@ -202,10 +213,18 @@ impl Table {
     /// this very hand. A proof too long or a failure shown for fewer plies does not
     /// hide the numbers of the entry for this hand.
     pub fn probe(&self, key: u64, hand: Hand, remaining: u16, tainted_ok: bool) -> Option<Known> {
+        self.look(key, hand, remaining, tainted_ok).known
+    }
+
+    /// [`Table::probe`], with the floors that the unsettled entries of the same board
+    /// with other hands put under the numbers (see [`Lookup`]); an entry for this very
+    /// hand comes with them applied.
+    pub fn look(&self, key: u64, hand: Hand, remaining: u16, tainted_ok: bool) -> Lookup {
         let start = self.cluster(key);
-        let mut exact = None;
+        let mut exact: Option<Known> = None;
         let mut proof: Option<Known> = None;
         let mut disproof: Option<Known> = None;
+        let (mut pn_floor, mut dn_floor) = (0, 0);
         for e in &self.entries[start..start + CLUSTER] {
             if e.amount == 0 || e.key != key {
                 continue;
@@ -234,11 +253,24 @@ impl Table {
                 {
                     disproof = Some(known);
                 }
-            } else if e.hand == hand && exact.is_none() {
-                exact = Some(known);
+            } else if e.hand == hand {
+                exact.get_or_insert(known);
+            } else if e.hand.is_superset_of(hand) {
+                pn_floor = pn_floor.max(e.pn);
+            } else if hand.is_superset_of(e.hand) {
+                dn_floor = dn_floor.max(e.dn);
             }
         }
-        proof.or(disproof).or(exact)
+        let exact = exact.map(|k| Known {
+            pn: k.pn.max(pn_floor),
+            dn: k.dn.max(dn_floor),
+            ..k
+        });
+        Lookup {
+            known: proof.or(disproof).or(exact),
+            pn_floor,
+            dn_floor,
+        }
     }
 
     /// Records a position's numbers under `known.hand` (a proof's or disproof's hand,
