@@ -42,6 +42,7 @@
 
 use super::checks::generate_checks;
 use super::delay::{delay, waiting_drop_squares, Delay};
+use super::disproof;
 use super::estimate::{self, UNIT};
 use super::interposition::{is_useless_interposition, withheld_interposers};
 use super::one::mate_in_one;
@@ -359,7 +360,7 @@ impl<'a> Dfpn<'a> {
         if moves.is_empty() {
             // No check to give fails; no reply to a check is mate.
             let known = if or {
-                failed(NO_LIMIT, hand)
+                failed(NO_LIMIT, disproof::attacker_bound(&self.pos))
             } else {
                 proved_here(withheld_interposers(&self.pos))
             };
@@ -432,6 +433,8 @@ impl<'a> Dfpn<'a> {
         // not settled are the numbers of that hand.
         known.hand = if known.pn == 0 {
             self.proof_hand(or, &children)
+        } else if known.dn == 0 && !known.tainted {
+            self.disproof_hand(or, &children, hand)
         } else {
             hand
         };
@@ -456,6 +459,33 @@ impl<'a> Dfpn<'a> {
             if !(next.known.is_proved() || next.known.is_disproved()) {
                 break;
             }
+        }
+    }
+
+    /// The largest attacker hand for which the (untainted) failure of the current node,
+    /// with these children, holds ([`super::disproof`]); never less than `hand`.
+    fn disproof_hand(&self, or: bool, children: &[Child], hand: Hand) -> Hand {
+        let most = if or {
+            children
+                .iter()
+                .fold(disproof::attacker_bound(&self.pos), |most, c| {
+                    most.min(disproof::before_check(c.known.hand, c.mv, c.captured))
+                })
+        } else {
+            // The refutation the node's length rests on: shown for any length if one is.
+            let refutes = |c: &&Child| c.known.dn == 0 && !c.known.tainted;
+            let refutation = children
+                .iter()
+                .filter(refutes)
+                .find(|c| c.known.len == NO_LIMIT)
+                .or_else(|| children.iter().find(refutes))
+                .expect("an untainted failure at a defender's node has an untainted refutation");
+            disproof::before_reply(&self.pos, refutation.known.hand, refutation.mv, hand)
+        };
+        if most.is_superset_of(hand) {
+            most
+        } else {
+            hand
         }
     }
 
@@ -641,6 +671,23 @@ mod tests {
         let known = known_after_solving(&with_gold, &without, &mut table);
         assert!(known.is_proved(), "{known:?}");
         assert!(known.hand.is_empty(), "{known:?}");
+    }
+
+    #[test]
+    fn a_failure_holds_for_pieces_that_add_no_check() {
+        // White king on 9a behind its pawn on 9b: Black's pawn in hand has no check, nor
+        // would a second pawn or a lance, but a knight (on 8c) would.
+        let one_pawn = position("k8/p8/9/9/9/9/9/9/8K b P 1");
+        let mut table = Table::new(1);
+        let stop = AtomicBool::new(false);
+        let mut progress = |_: u64, _: &Table| {};
+        let mut search = Dfpn::new(one_pawn.clone(), &mut table, &stop, &mut progress);
+        assert!(search.solve(NO_LIMIT).is_disproved());
+        for (hand, holds) in [("2P", true), ("PL", true), ("PN", false)] {
+            search.pos = position(&format!("k8/p8/9/9/9/9/9/9/8K b {hand} 1"));
+            let known = search.known_here(NO_LIMIT);
+            assert_eq!(known.is_disproved(), holds, "{hand}: {known:?}");
+        }
     }
 
     #[test]

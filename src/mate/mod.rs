@@ -14,6 +14,7 @@ pub mod checks;
 pub mod cli;
 pub mod delay;
 pub mod dfpn;
+pub mod disproof;
 pub mod estimate;
 pub mod interposition;
 pub mod one;
