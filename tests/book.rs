@@ -659,6 +659,67 @@ fn makebook_on_a_tiny_opening_file_and_extend() {
 }
 
 #[test]
+fn makebook_searches_with_the_evaluation_it_is_given() {
+    // Each book position is searched as `go depth` searches over USI with the same
+    // evaluation: the same move and value, whichever evaluation.
+    let dir = temp_dir("makebook-eval");
+    let start_only = write(&dir, "start.sfen", "startpos\n");
+    for eval in ["internal", "linear"] {
+        let out = dir.join(format!("{eval}.db"));
+        let (ok, stdout, stderr) = hayate(&[
+            "makebook",
+            "--openings",
+            start_only.to_str().unwrap(),
+            "--depth",
+            "3",
+            "--threads",
+            "1",
+            "--evalfile",
+            eval,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(ok, "{stdout}{stderr}");
+        let (entries, errors) = parse_text(&std::fs::read_to_string(&out).unwrap());
+        assert!(errors.is_empty() && entries.len() == 1, "{errors:?}");
+        let booked = &entries[0].moves[0];
+
+        let (mut e, _) = engine(&[set("EvalFile", eval), set("USI_OwnBook", "false")]);
+        e.send("position startpos");
+        e.send("go depth 3");
+        let (best, before) = e.expect_line(|l| l.starts_with("bestmove"), "bestmove");
+        e.quit();
+        let last = before
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth 3 "))
+            .expect("a depth-3 line");
+        let words: Vec<&str> = last.split_whitespace().collect();
+        let cp = words.iter().position(|&w| w == "cp").expect("score cp");
+        assert_eq!(words[cp + 1], booked.value.to_string(), "{eval}: {last}");
+        assert_eq!(
+            best.split_whitespace().nth(1),
+            Some(booked.mv.to_string().as_str()),
+            "{eval}"
+        );
+    }
+    let (ok, _, stderr) = hayate(&[
+        "makebook",
+        "--openings",
+        start_only.to_str().unwrap(),
+        "--depth",
+        "3",
+        "--evalfile",
+        dir.join("missing.bin").to_str().unwrap(),
+        "--out",
+        dir.join("x.db").to_str().unwrap(),
+    ]);
+    assert!(!ok && stderr.contains("--evalfile"), "{stderr}");
+    assert!(!stderr.contains("panicked"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn synthetic_books_and_bookinfo() {
     let dir = temp_dir("synthetic");
     let path = dir.join("s.db");

@@ -44,6 +44,13 @@ pub struct MakebookArgs {
     /// Merge with this book: its entries are kept unless searched deeper
     #[arg(long)]
     extend: Option<PathBuf>,
+    /// Search with this NNUE net file, `internal` for the built-in net, or `linear` for
+    /// the hand-made evaluation (the default)
+    #[arg(long, value_name = "PATH")]
+    evalfile: Option<String>,
+    /// The net's output scale (1-128)
+    #[arg(long, default_value_t = crate::eval::nnue::DEFAULT_FV_SCALE, value_parser = clap::value_parser!(i32).range(1..=128))]
+    fv_scale: i32,
     /// Write this many random positions instead
     #[arg(long, conflicts_with_all = ["openings", "depth"])]
     synthetic: Option<usize>,
@@ -74,6 +81,16 @@ pub fn makebook_cli(args: MakebookArgs, command_line: &str) -> i32 {
     let (Some(openings), Some(depth)) = (args.openings, args.depth) else {
         return crate::cli::bad_input("makebook", "--openings and --depth are required");
     };
+    let name = args.evalfile.as_deref().unwrap_or(crate::eval::LINEAR);
+    let eval = match crate::eval::Evaluator::named(name, args.fv_scale) {
+        Ok((eval, warnings)) => {
+            for w in warnings {
+                eprintln!("hayate makebook: {name}: {w}");
+            }
+            eval
+        }
+        Err(e) => return crate::cli::bad_input("makebook", format!("--evalfile {name}: {e}")),
+    };
     let opts = MakeOptions {
         openings,
         depth,
@@ -87,6 +104,7 @@ pub fn makebook_cli(args: MakebookArgs, command_line: &str) -> i32 {
         ),
         hash_mib: args.hash as usize,
         extend: args.extend,
+        eval,
         comments: vec![
             format!("made by hayate {} makebook", env!("CARGO_PKG_VERSION")),
             format!("hayate makebook {command_line}"),

@@ -34,7 +34,7 @@ pub const TREE_EVAL_DIFF: i32 = 50;
 pub const MATE_VALUE: i32 = 32_000;
 
 /// What `hayate makebook` was asked to do.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct MakeOptions {
     pub openings: PathBuf,
     pub depth: i32,
@@ -51,6 +51,8 @@ pub struct MakeOptions {
     pub hash_mib: usize,
     /// A book to merge with: its entries are kept unless searched again deeper.
     pub extend: Option<PathBuf>,
+    /// The evaluation the searches use.
+    pub eval: crate::eval::Evaluator,
     /// Comment lines for the file (the command that made it).
     pub comments: Vec<String>,
 }
@@ -393,6 +395,7 @@ fn search_one(pool: &mut ThreadPool, pos: &Position, opts: &MakeOptions) -> (Vec
     });
     let mut settings = Settings::fixed_depth(opts.depth);
     settings.limits.multipv = opts.multipv.max(1);
+    settings.eval = opts.eval.clone();
     pool.clear();
     pool.start(pos.clone(), settings, reporter);
     pool.wait();
