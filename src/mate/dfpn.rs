@@ -35,7 +35,11 @@
 //!   so it is reused only where no more plies remain. Lengths follow the tsume
 //!   convention: a useless interposition (see [`super::interposition`])
 //!   adds no length, so it is given two extra plies.
-//! - A position repeated on the current path is a failure for the attacker (in shogi a
+//! - A failure is stored with the largest hand it holds for, its disproof pieces
+//!   ([`super::disproof`]), and the unsettled entries of the same board with other hands
+//!   put floors under a new child's numbers.
+//! - A position repeated on the current path, or met again there with no more in the
+//!   attacker's hand ([`super::path`]), is a failure for the attacker (in shogi a
 //!   perpetual check loses). Such a failure only holds for that path, so the disproofs
 //!   built on it are marked `tainted`. They are reused at first; a root disproved through
 //!   one is searched again without reusing them, which makes that disproof exact.
