@@ -175,20 +175,15 @@ pub fn run_cli(args: BenchArgs) -> i32 {
     }
     crate::attacks::init();
     crate::eval::init();
-    let name = eval_file.unwrap_or(crate::eval::LINEAR);
-    let eval = match crate::eval::Evaluator::named(name, fv_scale) {
-        Ok((eval, warnings)) => {
-            for w in warnings {
-                eprintln!("hayate bench: {name}: {w}");
-            }
-            if let crate::eval::Evaluator::Nnue { net, .. } = &eval {
-                let arch = net.arch().name();
-                println!("evaluation: {arch} from {name}, FV_SCALE {fv_scale}");
-            }
-            eval
-        }
-        Err(e) => return crate::cli::bad_input("bench", format!("--evalfile {name}: {e}")),
+    let eval = match crate::cli::evaluator("bench", eval_file, fv_scale) {
+        Ok(eval) => eval,
+        Err(code) => return code,
     };
+    if let crate::eval::Evaluator::Nnue { net, .. } = &eval {
+        let arch = net.arch().name();
+        let name = eval_file.unwrap_or(crate::eval::LINEAR);
+        println!("evaluation: {arch} from {name}, FV_SCALE {fv_scale}");
+    }
     let result = run(limit, threads, hash, &eval, |l| println!("{l}"));
     println!("{limit} threads {threads} time {} ms", result.millis);
     println!("{} nodes {} nps", result.nodes, result.nps());

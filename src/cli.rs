@@ -16,6 +16,26 @@ pub fn bad_input(tool: &str, message: impl Display) -> i32 {
     BAD_INPUT
 }
 
+/// The evaluation a tool's `--evalfile` names (`linear` when none is given): a net's
+/// warnings go to stderr; a name that loads nothing is bad input (`Err` holds the exit
+/// code, the error already reported).
+pub fn evaluator(
+    tool: &str,
+    evalfile: Option<&str>,
+    fv_scale: i32,
+) -> Result<crate::eval::Evaluator, i32> {
+    let name = evalfile.unwrap_or(crate::eval::LINEAR);
+    match crate::eval::Evaluator::named(name, fv_scale) {
+        Ok((eval, warnings)) => {
+            for w in warnings {
+                eprintln!("hayate {tool}: {name}: {w}");
+            }
+            Ok(eval)
+        }
+        Err(e) => Err(bad_input(tool, format!("--evalfile {name}: {e}"))),
+    }
+}
+
 /// Reports a run that failed; returns [`FAILED`].
 pub fn failed(tool: &str, message: impl Display) -> i32 {
     eprintln!("error: hayate {tool}: {message}");

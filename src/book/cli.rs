@@ -81,15 +81,9 @@ pub fn makebook_cli(args: MakebookArgs, command_line: &str) -> i32 {
     let (Some(openings), Some(depth)) = (args.openings, args.depth) else {
         return crate::cli::bad_input("makebook", "--openings and --depth are required");
     };
-    let name = args.evalfile.as_deref().unwrap_or(crate::eval::LINEAR);
-    let eval = match crate::eval::Evaluator::named(name, args.fv_scale) {
-        Ok((eval, warnings)) => {
-            for w in warnings {
-                eprintln!("hayate makebook: {name}: {w}");
-            }
-            eval
-        }
-        Err(e) => return crate::cli::bad_input("makebook", format!("--evalfile {name}: {e}")),
+    let eval = match crate::cli::evaluator("makebook", args.evalfile.as_deref(), args.fv_scale) {
+        Ok(eval) => eval,
+        Err(code) => return code,
     };
     let opts = MakeOptions {
         openings,

@@ -7,7 +7,7 @@
 //! piece reversed, instead of filtering hundreds of drops one by one.
 
 use crate::position::{GenType, Position};
-use crate::types::{Move, MoveList, Piece, PieceKind};
+use crate::types::{Bitboard, Move, MoveList, Piece, PieceKind, Square};
 
 /// Appends every legal checking move of the side to move to `list`.
 pub fn generate_checks(pos: &Position, list: &mut MoveList) {
@@ -21,15 +21,11 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
     if hand.is_empty() {
         return;
     }
-    let occupied = pos.occupied();
     for kind in PieceKind::HAND {
         if hand.count(kind) == 0 {
             continue;
         }
-        // A piece of ours on `to` attacks the king exactly when the same piece of theirs
-        // on the king's square would attack `to`.
-        let squares = Position::piece_attacks(Piece::new(them, kind), ksq, occupied) & !occupied;
-        for to in squares {
+        for to in drop_check_squares(pos, kind, ksq) {
             let mv = Move::drop(kind, to);
             // Dead-end squares, nifu, uchifuzume and (when we are in check) blocking.
             if pos.is_legal(mv) {
@@ -37,6 +33,15 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
             }
         }
     }
+}
+
+/// The empty squares from which a piece of `kind` dropped by the side to move would
+/// attack the enemy king on `ksq` (before the drop rules: dead ends, nifu, uchifuzume).
+pub fn drop_check_squares(pos: &Position, kind: PieceKind, ksq: Square) -> Bitboard {
+    let occupied = pos.occupied();
+    // A piece of ours on `to` attacks the king exactly when the same piece of theirs on
+    // the king's square would attack `to`.
+    Position::piece_attacks(Piece::new(!pos.side_to_move(), kind), ksq, occupied) & !occupied
 }
 
 #[cfg(test)]

@@ -262,15 +262,15 @@ impl<'a> Dfpn<'a> {
         self.pos.play_unchecked(mv);
         let key = self.pos.board_key();
         let hand = self.pos.hand(self.attacker);
-        let repetition = self.path.dominates(key, hand);
-        let found = if repetition {
-            Lookup::default()
+        let found = if self.path.dominates(key, hand) {
+            Lookup {
+                known: Some(FAILED_ON_PATH),
+                ..Lookup::default()
+            }
         } else {
             self.table.look(key, hand, remaining, self.reuse_tainted)
         };
-        let known = if repetition {
-            FAILED_ON_PATH
-        } else if let Some(k) = found.known {
+        let known = if let Some(k) = found.known {
             k
         } else if or {
             // The defender to move: each reply is one leaf still to prove.

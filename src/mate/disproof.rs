@@ -16,16 +16,13 @@
 //! - one reply refutes the check: what that reply's failure allows, except that a reply
 //!   dropping a piece needs the defender to keep one of its kind.
 
+use super::checks::drop_check_squares;
 use crate::position::Position;
-use crate::types::{Hand, Move, Piece, PieceKind};
+use crate::types::{Hand, Move, PieceKind};
 
-/// Every piece of a kind the players share: the largest count any hand can hold.
+/// The largest count any hand can hold of a hand kind.
 fn set_size(kind: PieceKind) -> u32 {
-    match kind {
-        PieceKind::Pawn => 18,
-        PieceKind::Bishop | PieceKind::Rook => 2,
-        _ => 4,
-    }
+    u32::from(kind.full_set_count())
 }
 
 /// The largest hand a failure of the attacker's node `pos` can hold for with the
@@ -35,15 +32,11 @@ pub fn attacker_bound(pos: &Position) -> Hand {
     let us = pos.side_to_move();
     let hand = pos.hand(us);
     let king = pos.king_square(!us);
-    let occupied = pos.occupied();
     let mut bound = Hand::EMPTY;
     for kind in PieceKind::HAND {
         let could_check = hand.count(kind) == 0
             && king.is_none_or(|ksq| {
-                // A piece of ours on `to` attacks the king exactly when the same piece of
-                // theirs on the king's square attacks `to` (checks.rs).
-                let squares =
-                    Position::piece_attacks(Piece::new(!us, kind), ksq, occupied) & !occupied;
+                let squares = drop_check_squares(pos, kind, ksq);
                 pos.drop_squares(kind, squares).is_nonempty()
             });
         bound.set(kind, if could_check { 0 } else { set_size(kind) });

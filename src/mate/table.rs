@@ -217,8 +217,7 @@ impl Table {
     }
 
     /// [`Table::probe`], with the floors that the unsettled entries of the same board
-    /// with other hands put under the numbers (see [`Lookup`]); an entry for this very
-    /// hand comes with them applied.
+    /// with other hands put under the numbers (see [`Lookup`]; not applied here).
     pub fn look(&self, key: u64, hand: Hand, remaining: u16, tainted_ok: bool) -> Lookup {
         let start = self.cluster(key);
         let mut exact: Option<Known> = None;
@@ -261,11 +260,6 @@ impl Table {
                 dn_floor = dn_floor.max(e.dn);
             }
         }
-        let exact = exact.map(|k| Known {
-            pn: k.pn.max(pn_floor),
-            dn: k.dn.max(dn_floor),
-            ..k
-        });
         Lookup {
             known: proof.or(disproof).or(exact),
             pn_floor,
