@@ -13,6 +13,7 @@
 //! the answers stay exact; what changes is the order, and with it, the proof pieces of
 //! the first member's proof often answer the next members from the table at once.
 
+use super::interposition::InterpositionSquares;
 use crate::attacks;
 use crate::position::Position;
 use crate::types::{Bitboard, Move, PieceKind, Square};
@@ -33,8 +34,9 @@ const DROPS_ON_SQUARE: u16 = 2;
 /// A board move with and without promotion: this plus `from · 81 + to`.
 const PROMOTION_PAIR: u16 = DROPS_ON_SQUARE + 81;
 
-/// The chain of `mv` in `pos`; `or` is whether the attacker is to move.
-pub fn delay(pos: &Position, mv: Move, or: bool) -> Delay {
+/// The chain of `mv` in `pos`; `or` is whether the attacker is to move, `squares` the
+/// node's interposition squares (looked at once for all its moves).
+pub fn delay(pos: &Position, mv: Move, or: bool, squares: &InterpositionSquares) -> Delay {
     let us = pos.side_to_move();
     let to = mv.to();
     if let Some(kind) = mv.drop_kind() {
@@ -42,8 +44,7 @@ pub fn delay(pos: &Position, mv: Move, or: bool) -> Delay {
             return Delay::default();
         }
         let order = weakest_first(kind);
-        let guarded = pos.attackers_to(us, to, pos.occupied()).is_nonempty();
-        if !guarded && !pos.gives_check(mv) {
+        if !squares.guards(to) && !pos.gives_check(mv) {
             // Nearest the king first, then the weakest piece.
             let distance = pos.king_square(us).map_or(0, |k| distance(k, to));
             return Delay {
@@ -103,12 +104,9 @@ pub fn waiting_drop_squares(pos: &Position) -> usize {
         .fold(Bitboard::EMPTY, |squares, kind| {
             squares | pos.drop_squares(kind, between)
         });
-    let occupied = pos.occupied();
-    let unguarded = droppable
-        .into_iter()
-        .filter(|&sq| pos.attackers_to(us, sq, occupied).is_empty())
-        .count();
-    unguarded.saturating_sub(1)
+    InterpositionSquares::new(pos)
+        .unguarded_among(droppable)
+        .saturating_sub(1)
 }
 
 /// Hand kinds from the weakest: the proof after a weak piece is taken needs the least,
@@ -144,7 +142,8 @@ mod tests {
     fn delay_of(pos: &Position, usi: &str) -> Delay {
         let mv = Move::from_usi(usi).unwrap();
         assert!(pos.is_legal(mv), "{usi}");
-        delay(pos, mv, pos.side_to_move() == crate::types::Color::Black)
+        let or = pos.side_to_move() == crate::types::Color::Black;
+        delay(pos, mv, or, &InterpositionSquares::new(pos))
     }
 
     #[test]

@@ -48,7 +48,8 @@ use super::checks::generate_checks;
 use super::delay::{delay, waiting_drop_squares, Delay};
 use super::disproof;
 use super::estimate::{self, UNIT};
-use super::interposition::{is_useless_interposition, withheld_interposers};
+use super::first_look::{FirstLook, FirstLooks};
+use super::interposition::{withheld_interposers, InterpositionSquares};
 use super::one::mate_in_one;
 use super::path::{Path, Step};
 use super::table::{Known, Lookup, Table, INF};
@@ -147,8 +148,14 @@ pub struct Dfpn<'a> {
     pub reuse_tainted: bool,
     /// A line was cut at [`MAX_PLY`]: a failure then proves nothing.
     pub hit_max_ply: bool,
+    /// The first looks at children ([`super::first_look`]); `None` when its memory could
+    /// not be had, and every look is then made afresh.
+    first_looks: Option<FirstLooks>,
     progress: &'a mut dyn FnMut(u64, &Table),
 }
+
+/// The first-look cache gets this fraction of the proof table's memory.
+const FIRST_LOOKS_SHARE: usize = 16;
 
 impl<'a> Dfpn<'a> {
     /// A search of `pos` for a mate by its side to move. `progress` is called every few
@@ -160,6 +167,7 @@ impl<'a> Dfpn<'a> {
         progress: &'a mut dyn FnMut(u64, &Table),
     ) -> Dfpn<'a> {
         let attacker = pos.side_to_move();
+        let first_looks = FirstLooks::try_new((table.mib() << 20) / FIRST_LOOKS_SHARE);
         Dfpn {
             pos,
             table,
@@ -172,6 +180,7 @@ impl<'a> Dfpn<'a> {
             path: Path::default(),
             reuse_tainted: true,
             hit_max_ply: false,
+            first_looks,
             progress,
         }
     }
@@ -249,19 +258,28 @@ impl<'a> Dfpn<'a> {
 
     /// Looks at the position after `mv` without searching it; `remaining` is the
     /// current node's.
-    fn child(&mut self, mv: Move, or: bool, remaining: u16) -> Child {
-        let useless = !or && is_useless_interposition(&self.pos, mv);
+    fn child(
+        &mut self,
+        mv: Move,
+        or: bool,
+        remaining: u16,
+        squares: &InterpositionSquares,
+    ) -> Child {
+        let useless = !or && squares.is_useless(mv);
         let remaining = after_move(remaining, useless);
         let captured = self.pos.piece_at(mv.to()).map(|p| p.kind().unpromoted());
-        let delay = delay(&self.pos, mv, or);
-        let (estimate_pn, estimate_dn) = if or {
-            estimate::after_check(&self.pos, mv)
-        } else {
-            estimate::after_reply(&self.pos, mv)
-        };
-        self.pos.play_unchecked(mv);
-        let key = self.pos.board_key();
-        let hand = self.pos.hand(self.attacker);
+        let delay = delay(&self.pos, mv, or, squares);
+        // The position after the move, named without making it: most children are
+        // known to the table, and then the move is never played.
+        let key = self.pos.board_key_after(mv);
+        let mut hand = self.pos.hand(self.attacker);
+        if or {
+            if let Some(kind) = mv.drop_kind() {
+                hand.remove(kind);
+            } else if let Some(kind) = captured {
+                hand.add(kind);
+            }
+        }
         let found = if self.path.dominates(key, hand) {
             Lookup {
                 known: Some(FAILED_ON_PATH),
@@ -270,47 +288,10 @@ impl<'a> Dfpn<'a> {
         } else {
             self.table.look(key, hand, remaining, self.reuse_tainted)
         };
-        let known = if let Some(k) = found.known {
-            k
-        } else if or {
-            // The defender to move: each reply is one leaf still to prove.
-            match self.pos.count_legal_grouping_drops() {
-                0 => {
-                    // Mate: recorded so that the line can be read back from the table.
-                    let known = proved_here(withheld_interposers(&self.pos));
-                    self.table.store(key, known, 1);
-                    known
-                }
-                n => Known {
-                    pn: (n - waiting_drop_squares(&self.pos)) as u32 * UNIT + estimate_pn,
-                    dn: UNIT + estimate_dn,
-                    hand,
-                    ..UNKNOWN
-                },
-            }
-        } else if remaining > 0 && !self.pos.in_check() {
-            // The attacker to move: a mate in one proves it without expanding it.
-            match self.mate_in_one() {
-                Some(known) => {
-                    self.table.store(key, known, 1);
-                    known
-                }
-                None => Known {
-                    pn: estimate_pn,
-                    dn: estimate_dn,
-                    hand,
-                    ..UNKNOWN
-                },
-            }
-        } else {
-            Known {
-                pn: estimate_pn,
-                dn: estimate_dn,
-                hand,
-                ..UNKNOWN
-            }
+        let known = match found.known {
+            Some(known) => known,
+            None => self.first_numbers(mv, or, key, hand, remaining),
         };
-        self.pos.undo();
         let known = if known.pn == 0 || known.dn == 0 {
             known
         } else {
@@ -327,6 +308,86 @@ impl<'a> Dfpn<'a> {
             useless,
             captured,
             delay,
+        }
+    }
+
+    /// The numbers of the position after `mv` (`key`, the attacker holding `hand`), which
+    /// the table does not know: its first look ([`super::first_look`]) and the
+    /// estimates of the square the move goes to. A mate found by the look is stored
+    /// and returned as a proof.
+    fn first_numbers(&mut self, mv: Move, or: bool, key: u64, hand: Hand, remaining: u16) -> Known {
+        let (estimate_pn, estimate_dn) = if or {
+            estimate::after_check(&self.pos, mv)
+        } else {
+            estimate::after_reply(&self.pos, mv)
+        };
+        let open = |pn: u32| Known {
+            pn,
+            dn: estimate_dn,
+            hand,
+            ..UNKNOWN
+        };
+        if !or && remaining == 0 {
+            // No plies left for the attacker: nothing to look for.
+            return open(estimate_pn);
+        }
+        let look = match self.first_look(key, hand) {
+            Some(look) => look,
+            None => {
+                self.pos.play_unchecked(mv);
+                debug_assert_eq!(self.pos.board_key(), key);
+                debug_assert_eq!(self.pos.hand(self.attacker), hand);
+                let look = self.look(or);
+                self.pos.undo();
+                match look {
+                    Ok(look) => {
+                        self.remember(key, hand, look);
+                        look
+                    }
+                    Err(proof) => {
+                        self.table.store(key, proof, 1);
+                        return proof;
+                    }
+                }
+            }
+        };
+        match look {
+            // The defender to move: each reply is one leaf still to prove.
+            FirstLook::Replies(n) => Known {
+                dn: UNIT + estimate_dn,
+                ..open(n * UNIT + estimate_pn)
+            },
+            FirstLook::NoMateInOne => open(estimate_pn),
+        }
+    }
+
+    /// The first look at the current position, a child just made: its replies counted
+    /// (the defender to move) or a mate in one tried (the attacker, not in check; in
+    /// check none is tried). `Err` holds the proof when the look finds a mate.
+    fn look(&mut self, or: bool) -> Result<FirstLook, Known> {
+        if or {
+            match self.pos.count_legal_grouping_drops() {
+                // No reply: mate, recorded so that the line can be read back.
+                0 => Err(proved_here(withheld_interposers(&self.pos))),
+                n => Ok(FirstLook::Replies(
+                    (n - waiting_drop_squares(&self.pos)) as u32,
+                )),
+            }
+        } else if self.pos.in_check() {
+            Ok(FirstLook::NoMateInOne)
+        } else {
+            self.mate_in_one().map_or(Ok(FirstLook::NoMateInOne), Err)
+        }
+    }
+
+    /// What an earlier first look at this position found, if it is remembered.
+    fn first_look(&self, key: u64, hand: Hand) -> Option<FirstLook> {
+        self.first_looks.as_ref()?.get(key, hand)
+    }
+
+    fn remember(&mut self, key: u64, hand: Hand, look: FirstLook) {
+        if let Some(cache) = &mut self.first_looks {
+            cache.put(key, hand, look);
         }
     }
 
@@ -380,11 +441,20 @@ impl<'a> Dfpn<'a> {
         }
 
         for &mv in moves.iter() {
-            self.table.prefetch(self.pos.board_key_after(mv));
+            let after = self.pos.board_key_after(mv);
+            self.table.prefetch(after);
+            if let Some(cache) = &self.first_looks {
+                cache.prefetch(after);
+            }
         }
+        let squares = if or {
+            InterpositionSquares::default()
+        } else {
+            InterpositionSquares::new(&self.pos)
+        };
         let mut children: Vec<Child> = Vec::with_capacity(moves.len());
         for &mv in moves.iter() {
-            let c = self.child(mv, or, remaining);
+            let c = self.child(mv, or, remaining, &squares);
             let decided = if or {
                 c.known.is_proved()
             } else {
@@ -429,7 +499,7 @@ impl<'a> Dfpn<'a> {
             // exception is the move its chain takes up next: the proof just found may
             // answer it (its proof pieces), and it has waited since the node was entered.
             if (result.is_proved() || result.is_disproved()) && c.delay.chain != 0 {
-                self.refresh_chain(&mut children, best, or, remaining);
+                self.refresh_chain(&mut children, best, or, remaining, &squares);
             }
         }
         self.path.pop();
@@ -450,7 +520,14 @@ impl<'a> Dfpn<'a> {
 
     /// Looks up again the members of `children[settled]`'s chain after it, up to the
     /// first that is still open: the next to be searched.
-    fn refresh_chain(&mut self, children: &mut [Child], settled: usize, or: bool, remaining: u16) {
+    fn refresh_chain(
+        &mut self,
+        children: &mut [Child],
+        settled: usize,
+        or: bool,
+        remaining: u16,
+        squares: &InterpositionSquares,
+    ) {
         let chain = children[settled].delay.chain;
         for next in children[settled + 1..].iter_mut() {
             if next.delay.chain != chain {
@@ -459,7 +536,7 @@ impl<'a> Dfpn<'a> {
             if next.known.is_proved() || next.known.is_disproved() {
                 continue;
             }
-            *next = self.child(next.mv, or, remaining);
+            *next = self.child(next.mv, or, remaining, squares);
             if !(next.known.is_proved() || next.known.is_disproved()) {
                 break;
             }

@@ -9,7 +9,7 @@
 
 use crate::attacks;
 use crate::position::Position;
-use crate::types::{Hand, Move, PieceKind};
+use crate::types::{Bitboard, Hand, Move, PieceKind, Square};
 
 /// A useless interposition (muda-ai): a drop between a distant checking piece and the
 /// king that the checker can simply take: it is not pinned to its own king, and nothing
@@ -18,21 +18,59 @@ use crate::types::{Hand, Move, PieceKind};
 /// it only when it delays the mate by more than the two plies it adds (it is searched and
 /// mated like every other reply). A guarded interposition counts as a real defence.
 pub fn is_useless_interposition(pos: &Position, mv: Move) -> bool {
-    if mv.drop_kind().is_none() {
-        return false;
+    mv.drop_kind().is_some() && InterpositionSquares::new(pos).is_useless(mv)
+}
+
+/// The squares of a defender's node on which it can interpose, looked at once for all
+/// its replies (each of up to seven kinds may be dropped on each square, and each drop
+/// asks the same questions of its square).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InterpositionSquares {
+    /// The squares between a single distant checker and the king that nothing of the
+    /// defender's guards (the king included): all of them when none is in check.
+    unguarded: Bitboard,
+    /// Whether the checker is free to take an interposed piece (not pinned to its own
+    /// king).
+    checker_free: bool,
+}
+
+impl InterpositionSquares {
+    pub fn new(pos: &Position) -> InterpositionSquares {
+        let checkers = pos.checkers();
+        if checkers.has_more_than_one() {
+            return InterpositionSquares::default();
+        }
+        let us = pos.side_to_move();
+        let (Some(checker), Some(ksq)) = (checkers.lsb(), pos.king_square(us)) else {
+            return InterpositionSquares::default();
+        };
+        let occupied = pos.occupied();
+        let unguarded = attacks::between(ksq, checker)
+            .into_iter()
+            .filter(|&sq| pos.attackers_to(us, sq, occupied).is_empty())
+            .fold(Bitboard::EMPTY, |set, sq| set | Bitboard::from_square(sq));
+        InterpositionSquares {
+            unguarded,
+            checker_free: !pos.blockers_for_king(!us).has(checker),
+        }
     }
-    let checkers = pos.checkers();
-    if checkers.has_more_than_one() {
-        return false;
+
+    /// Whether the drop `mv` is a useless interposition (see [`is_useless_interposition`]).
+    pub fn is_useless(&self, mv: Move) -> bool {
+        mv.drop_kind().is_some() && self.checker_free && self.unguarded.has(mv.to())
     }
-    let us = pos.side_to_move();
-    let (Some(checker), Some(ksq)) = (checkers.lsb(), pos.king_square(us)) else {
-        return false;
-    };
-    let to = mv.to();
-    attacks::between(ksq, checker).has(to)
-        && !pos.blockers_for_king(!us).has(checker)
-        && pos.attackers_to(us, to, pos.occupied()).is_empty()
+
+    /// Whether the defender guards `sq`, a square of a legal drop (so one between the
+    /// checker and the king).
+    pub fn guards(&self, sq: Square) -> bool {
+        !self.unguarded.has(sq)
+    }
+
+    /// How many squares between the checker and the king nothing of the defender's
+    /// guards, among `squares`.
+    pub fn unguarded_among(&self, squares: Bitboard) -> usize {
+        (self.unguarded & squares).count() as usize
+    }
 }
 
 /// At a defender's node in check: the attacker's pieces that a proof of this node must

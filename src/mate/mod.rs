@@ -16,6 +16,7 @@ pub mod delay;
 pub mod dfpn;
 pub mod disproof;
 pub mod estimate;
+mod first_look;
 pub mod interposition;
 pub mod one;
 mod path;

@@ -11,6 +11,7 @@
 //! full a sweep drops the cheaper half of the entries (garbage collection), so a long
 //! search keeps its expensive results and goes on in bounded memory.
 
+use crate::memory::ZeroedSlice;
 use crate::types::Hand;
 
 /// What [`Table::look`] found: what is known, and the least numbers the position can
@@ -33,7 +34,7 @@ const CLUSTER: usize = 8;
 /// Bytes in a cache line.
 const CACHE_LINE: usize = 64;
 
-// 32-byte aligned (its size): a cluster then starts on a cache line (see `Table::base`).
+// 32-byte aligned (its size), so that two share a cache line and none straddles two.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(align(32))]
 struct Entry {
@@ -53,27 +54,6 @@ struct Entry {
 
 // Two entries a cache line; `Table::prefetch` counts on it.
 const _: () = assert!(std::mem::size_of::<Entry>() == CACHE_LINE / 2);
-
-/// `len` empty entries, or `None` when the memory cannot be had. The memory comes
-/// zeroed from the allocator rather than written entry by entry: for a large table the
-/// system then hands out zeroed pages only as the search first touches them, instead of
-/// the whole table being written (seconds for gigabytes) before a short problem.
-fn zeroed_entries(len: usize) -> Option<Vec<Entry>> {
-    let layout = std::alloc::Layout::array::<Entry>(len).ok()?;
-    if layout.size() == 0 {
-        return Some(Vec::new());
-    }
-    // SAFETY: the layout has a non-zero size (checked above).
-    let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut Entry;
-    if ptr.is_null() {
-        return None;
-    }
-    // SAFETY: `ptr` was allocated by the global allocator with the layout of `len`
-    // entries, which is the layout a `Vec<Entry>` of capacity `len` frees it with; all
-    // `len` entries are initialised, since the all-zero bit pattern is a valid `Entry`
-    // (integers, a `Hand` of integers and `false`) and equals `Entry::default()`.
-    Some(unsafe { Vec::from_raw_parts(ptr, len, len) })
-}
 
 /// The memory for a table could not be had.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,10 +102,11 @@ impl Known {
 
 /// The proof table. See the module documentation.
 pub struct Table {
-    entries: Vec<Entry>,
-    /// The first entry of the first cluster: clusters start on a cache line, so one
-    /// cluster is four lines, not five.
-    base: usize,
+    /// Zeroed by the system as the search first touches each page (for a large table,
+    /// rather than seconds of writing before a short problem), on huge pages where the
+    /// system allows; the first cluster starts on a cache line, so one cluster is four
+    /// lines, not five.
+    entries: ZeroedSlice<Entry>,
     /// Clusters in the table.
     clusters: usize,
     used: usize,
@@ -150,17 +131,16 @@ impl Table {
         })?;
         let bytes = mib.max(1).saturating_mul(1 << 20);
         let clusters = (bytes / (CLUSTER * std::mem::size_of::<Entry>())).max(1);
-        // One entry more, to start the clusters on a cache line.
-        let len = clusters * CLUSTER + 1;
-        let mut entries = zeroed_entries(len).ok_or(TableError {
-            mib,
-            physical: None,
-        })?;
-        crate::memory::advise_huge_pages(&mut entries);
-        let base = usize::from(!(entries.as_ptr() as usize).is_multiple_of(CACHE_LINE));
+        // SAFETY: the all-zero bit pattern is a valid `Entry` (integers, a `Hand` of
+        // integers and `false`), and equals `Entry::default()`, an empty slot.
+        let mut entries =
+            unsafe { ZeroedSlice::new(clusters * CLUSTER, CACHE_LINE) }.ok_or(TableError {
+                mib,
+                physical: None,
+            })?;
+        crate::memory::advise_huge_pages_slice(&mut entries);
         Ok(Table {
             entries,
-            base,
             clusters,
             used: 0,
             collections: 0,
@@ -179,7 +159,7 @@ impl Table {
 
     pub fn clear(&mut self) {
         // A table nothing was stored in is clear already; skipping the fill also leaves
-        // the pages of a new table unwritten (see `zeroed_entries`).
+        // the pages of a new table unwritten (see `entries`).
         if self.used > 0 {
             self.entries.fill(Entry::default());
         }
@@ -194,7 +174,7 @@ impl Table {
 
     /// The index of the first entry of `key`'s cluster.
     fn cluster(&self, key: u64) -> usize {
-        self.base + (((key as u128 * self.clusters as u128) >> 64) as usize) * CLUSTER
+        (((key as u128 * self.clusters as u128) >> 64) as usize) * CLUSTER
     }
 
     /// Asks for `key`'s cluster to be brought into the cache: a node looks up all its
@@ -346,7 +326,7 @@ impl Table {
         let mid = sample.len() / 2;
         let (_, &mut median, _) = sample.select_nth_unstable(mid);
         let mut used = 0;
-        for e in &mut self.entries {
+        for e in self.entries.iter_mut() {
             if e.amount > 0 && e.amount <= median {
                 e.amount = 0;
             } else if e.amount > 0 {
@@ -356,7 +336,7 @@ impl Table {
         // With every amount equal nothing would go: then drop everything but proofs.
         if used * 10 > self.capacity() * 9 {
             used = 0;
-            for e in &mut self.entries {
+            for e in self.entries.iter_mut() {
                 if e.amount > 0 && e.pn != 0 {
                     e.amount = 0;
                 } else if e.amount > 0 {
