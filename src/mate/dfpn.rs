@@ -269,8 +269,8 @@ impl<'a> Dfpn<'a> {
         let remaining = after_move(remaining, useless);
         let captured = self.pos.piece_at(mv.to()).map(|p| p.kind().unpromoted());
         let delay = delay(&self.pos, mv, or, squares);
-        // The position after the move, named without making it: most children are
-        // known to the table, and then the move is never played.
+        // The position after the move, named without making it: a child the table
+        // knows, or whose first look is remembered, is never played.
         let key = self.pos.board_key_after(mv);
         let mut hand = self.pos.hand(self.attacker);
         if or {

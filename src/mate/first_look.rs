@@ -3,8 +3,8 @@
 //! Every time the search enters a node it looks at all its children, and a child not
 //! yet in the proof table gets a first look: an attacker's position is tried for a mate
 //! in one, a defender's has its replies counted. The search enters most nodes many times
-//! (df-pn's re-expansions), and a child that stays unsearched is looked at each time: on
-//! the 39-ply chain-interposition problem four first looks for every node searched.
+//! (df-pn's re-expansions), and a child that stays unsearched is looked at each time:
+//! on the 39-ply chain-interposition problem, about five first looks a node searched.
 //! The table does not keep them: stored there, the first looks of a board's many hands
 //! crowd its cluster out of the entries that cost search, and their numbers would floor
 //! the other hands' (see [`super::table::Lookup`]). So they live here, in a small cache
