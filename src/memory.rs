@@ -60,7 +60,8 @@ fn advise_range(start: usize, bytes: usize) {
 }
 
 /// `len` values of `T`, all bits zero, at an address that is a multiple of `align`
-/// (at least `T`'s own alignment), owned like a boxed slice.
+/// (at least `T`'s own alignment), owned like a boxed slice, with the huge-page advice of
+/// [`advise_huge_pages`] given before anything touches it.
 ///
 /// Large tables want their memory zeroed by the system, page by page as it is first
 /// touched, and backed by huge pages. The allocator gives fresh zeroed pages only through
@@ -112,6 +113,7 @@ impl<T> ZeroedSlice<T> {
         // is aligned for `T`.
         let data =
             unsafe { std::ptr::NonNull::new_unchecked(block.as_ptr().add(offset) as *mut T) };
+        advise_range(data.as_ptr() as usize, bytes);
         Some(ZeroedSlice {
             data,
             len,
@@ -144,11 +146,6 @@ impl<T> Drop for ZeroedSlice<T> {
         // SAFETY: `block` was allocated with `layout` and is freed once, here.
         unsafe { std::alloc::dealloc(self.block.as_ptr(), self.layout) };
     }
-}
-
-/// [`advise_huge_pages`] for memory already in place (not yet touched, to matter).
-pub fn advise_huge_pages_slice<T>(values: &mut [T]) {
-    advise_range(values.as_mut_ptr() as usize, std::mem::size_of_val(values));
 }
 
 /// Hints the CPU to bring the cache line of `value` closer: the table entries a child

@@ -14,7 +14,6 @@
 //! the first member's proof often answer the next members from the table at once.
 
 use super::interposition::InterpositionSquares;
-use crate::attacks;
 use crate::position::Position;
 use crate::types::{Bitboard, Move, PieceKind, Square};
 
@@ -85,28 +84,19 @@ pub fn delay(pos: &Position, mv: Move, or: bool, squares: &InterpositionSquares)
 /// the one of them whose chain is open. (Checking drops, which stand alone, are
 /// counted as waiting too: a close estimate for a node's first proof number.)
 pub fn waiting_drop_squares(pos: &Position) -> usize {
-    let us = pos.side_to_move();
-    let hand = pos.hand(us);
-    let checkers = pos.checkers();
-    if hand.is_empty() || checkers.has_more_than_one() {
+    let hand = pos.hand(pos.side_to_move());
+    if hand.is_empty() {
         return 0;
     }
-    let (Some(checker), Some(ksq)) = (checkers.lsb(), pos.king_square(us)) else {
-        return 0;
-    };
-    let between = attacks::between(ksq, checker);
-    if between.is_empty() {
-        return 0;
-    }
-    let droppable = PieceKind::HAND
+    let unguarded = InterpositionSquares::new(pos).unguarded();
+    PieceKind::HAND
         .into_iter()
         .filter(|&kind| hand.count(kind) > 0)
         .fold(Bitboard::EMPTY, |squares, kind| {
-            squares | pos.drop_squares(kind, between)
-        });
-    InterpositionSquares::new(pos)
-        .unguarded_among(droppable)
-        .saturating_sub(1)
+            squares | pos.drop_squares(kind, unguarded)
+        })
+        .count()
+        .saturating_sub(1) as usize
 }
 
 /// Hand kinds from the weakest: the proof after a weak piece is taken needs the least,
@@ -135,7 +125,7 @@ mod tests {
     use super::*;
 
     fn position(sfen: &str) -> Position {
-        attacks::init();
+        crate::attacks::init();
         sfen.parse().unwrap()
     }
 

@@ -70,8 +70,7 @@ impl FirstLooks {
         let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
         // SAFETY: the all-zero bit pattern is a valid `Bucket` (integers and a `Hand` of
         // integers), and it is the empty bucket.
-        let mut buckets = unsafe { ZeroedSlice::new(count, std::mem::size_of::<Bucket>()) }?;
-        crate::memory::advise_huge_pages_slice(&mut buckets);
+        let buckets = unsafe { ZeroedSlice::new(count, std::mem::size_of::<Bucket>()) }?;
         Some(FirstLooks { buckets })
     }
 

@@ -27,7 +27,7 @@ pub fn is_useless_interposition(pos: &Position, mv: Move) -> bool {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct InterpositionSquares {
     /// The squares between a single distant checker and the king that nothing of the
-    /// defender's guards (the king included): all of them when none is in check.
+    /// defender's guards (the king included); none unless exactly one piece gives check.
     unguarded: Bitboard,
     /// Whether the checker is free to take an interposed piece (not pinned to its own
     /// king).
@@ -66,10 +66,10 @@ impl InterpositionSquares {
         !self.unguarded.has(sq)
     }
 
-    /// How many squares between the checker and the king nothing of the defender's
-    /// guards, among `squares`.
-    pub fn unguarded_among(&self, squares: Bitboard) -> usize {
-        (self.unguarded & squares).count() as usize
+    /// The squares between the checker and the king that nothing of the defender's
+    /// guards.
+    pub fn unguarded(&self) -> Bitboard {
+        self.unguarded
     }
 }
 

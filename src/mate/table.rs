@@ -133,12 +133,11 @@ impl Table {
         let clusters = (bytes / (CLUSTER * std::mem::size_of::<Entry>())).max(1);
         // SAFETY: the all-zero bit pattern is a valid `Entry` (integers, a `Hand` of
         // integers and `false`), and equals `Entry::default()`, an empty slot.
-        let mut entries =
+        let entries =
             unsafe { ZeroedSlice::new(clusters * CLUSTER, CACHE_LINE) }.ok_or(TableError {
                 mib,
                 physical: None,
             })?;
-        crate::memory::advise_huge_pages_slice(&mut entries);
         Ok(Table {
             entries,
             clusters,
