@@ -482,13 +482,13 @@ fn the_built_in_net_is_the_published_file() {
         .expect("a `builtin sha256:` line")
         .trim()
         .to_string();
-    let bytes = nnue::builtin::bytes().unwrap();
-    let digest: String = Sha256::digest(&bytes)
+    let bytes = nnue::builtin::bytes();
+    let digest: String = Sha256::digest(bytes)
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
     assert_eq!(digest, published);
-    let (net, warnings) = Network::from_bytes(&bytes).unwrap();
+    let (net, warnings) = Network::from_bytes(bytes).unwrap();
     assert!(warnings.is_empty(), "{warnings:?}");
     assert_eq!(net.arch().name(), "halfkp_256x2-32-32");
 

@@ -27,8 +27,6 @@ pub enum NnueError {
     },
     /// The data ended early.
     Truncated,
-    /// The net built into the binary could not be unpacked (a broken build).
-    Builtin { error: String },
 }
 
 /// Shows at most this many characters of an architecture string.
@@ -102,9 +100,6 @@ impl fmt::Display for NnueError {
                 )
             }
             NnueError::Truncated => write!(f, "the file is truncated: it ends inside its header"),
-            NnueError::Builtin { error } => {
-                write!(f, "the built-in net cannot be unpacked: {error}")
-            }
         }
     }
 }
