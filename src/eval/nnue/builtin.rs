@@ -8,7 +8,7 @@ use super::error::NnueError;
 use super::network::Network;
 
 /// The built-in net's file: the bytes a YaneuraOu build would read as `nn.bin`.
-const FILE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/builtin.nnue"));
+static FILE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/builtin.nnue"));
 
 /// What a user names the built-in net by (`EvalFile`, `--evalfile`).
 pub const NAME: &str = "internal";
