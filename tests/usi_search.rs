@@ -147,6 +147,10 @@ struct Engine {
     pending: Vec<String>,
 }
 
+/// Chooses the hand-made linear evaluation (the default is the built-in net), for tests
+/// whose figures are that evaluation's.
+const LINEAR: &str = "setoption name EvalFile value linear";
+
 impl Engine {
     /// A started engine after `usi` and `isready`, with `options` set first.
     fn start(options: &[&str]) -> Engine {
@@ -405,7 +409,8 @@ fn uchifuzume_is_not_played() {
 #[test]
 fn repetition_from_the_position_history_is_a_draw() {
     let _g = serial();
-    let mut e = Engine::start(&[]);
+    // The linear evaluation, whose material scores the thresholds below are set for.
+    let mut e = Engine::start(&[LINEAR]);
     // Black is lost on material...
     let r = e.go(&format!("sfen {LOSING}"), "depth 6");
     match r.last().score {
@@ -479,7 +484,7 @@ fn max_moves_to_draw_is_seen_by_the_search() {
     let _g = serial();
     // Black is lost on material, but the game is drawn after two more moves (ply 255 now,
     // drawn when the ply number exceeds 256), and White cannot mate in that time.
-    let mut e = Engine::start(&["setoption name MaxMovesToDraw value 256"]);
+    let mut e = Engine::start(&[LINEAR, "setoption name MaxMovesToDraw value 256"]);
     let setup = "sfen 4k4/9/9/9/9/9/9/9/4K4 b rbg 255";
     let r = e.go(setup, "depth 6");
     match r.last().score {
@@ -487,7 +492,7 @@ fn max_moves_to_draw_is_seen_by_the_search() {
         Score::Mate(n) => panic!("mate {n}"),
     }
     // Without the option the same position is lost.
-    let mut e2 = Engine::start(&[]);
+    let mut e2 = Engine::start(&[LINEAR]);
     let r = e2.go(setup, "depth 6");
     assert!(matches!(r.last().score, Score::Cp(cp) if cp < -1000));
     e.finish();
@@ -865,7 +870,8 @@ fn isready_right_after_bestmove_clears_the_table() {
 #[test]
 fn eval_prints_the_term_table() {
     let _g = serial();
-    let mut e = Engine::start(&[]);
+    // The term table is the linear evaluation's (a net has no terms).
+    let mut e = Engine::start(&[LINEAR]);
     e.p.send("position startpos moves 7g7f");
     e.p.send("eval");
     let lines = e.sync();

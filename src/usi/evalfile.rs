@@ -12,7 +12,8 @@ use std::time::Instant;
 /// What the session evaluates with, and where it came from.
 #[derive(Default)]
 pub(super) struct EvalState {
-    /// The source of `net` (`None`: nothing asked for yet, the linear evaluation).
+    /// The source of `net` (`None`: nothing asked for yet; no net, so the linear
+    /// evaluation until the options are first read).
     loaded: Option<EvalSource>,
     /// The source that failed last: a `go` does not try it again (an `isready` does).
     failed: Option<EvalSource>,
@@ -69,11 +70,16 @@ impl Session {
                 for w in warnings {
                     self.out.info_string(&format!("EvalFile {path}: {w}"));
                 }
-                self.out.info_string(&format!(
-                    "EvalFile: loaded {} ({path}) in {} ms",
-                    net.arch().name(),
-                    started.elapsed().as_millis()
-                ));
+                // The built-in net, the default, loads without a word (as the built-in
+                // book does): a GUI shows every info string, and this one would say
+                // nothing the user chose. A file is named, with its architecture.
+                if source != EvalSource::Internal {
+                    self.out.info_string(&format!(
+                        "EvalFile: loaded {} ({path}) in {} ms",
+                        net.arch().name(),
+                        started.elapsed().as_millis()
+                    ));
+                }
                 state.net = Some(Arc::new(net));
                 state.loaded = Some(source);
                 state.failed = None;

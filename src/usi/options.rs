@@ -189,9 +189,9 @@ const TABLE: &[(&str, Kind)] = &[
 pub const EVAL_INTERNAL: &str = crate::eval::nnue::builtin::NAME;
 /// `EvalFile` for the hand-made linear evaluation.
 pub const EVAL_LINEAR: &str = crate::eval::LINEAR;
-/// `EvalFile` by default: the hand-made evaluation, until a built-in net beats it by the
+/// `EvalFile` by default: the built-in net, since it beat the hand-made evaluation by the
 /// margin issue 21 sets (README, "Training a net").
-pub const EVAL_DEFAULT: &str = EVAL_LINEAR;
+pub const EVAL_DEFAULT: &str = EVAL_INTERNAL;
 /// `EvalDir` when no folder is given (the value YaneuraOu shows for "no folder"; it does
 /// not choose the built-in net, `EvalFile=internal` does).
 pub const EVAL_DIR_NONE: &str = "<internal>";
@@ -550,9 +550,9 @@ mod tests {
                     .into_owned(),
             )
         };
-        // The defaults: the linear evaluation.
-        assert_eq!(source(None, None), EvalSource::Linear);
-        assert_eq!(source(None, Some("<INTERNAL>")), EvalSource::Linear);
+        // The defaults: the built-in net.
+        assert_eq!(source(None, None), EvalSource::Internal);
+        assert_eq!(source(None, Some("<INTERNAL>")), EvalSource::Internal);
         // Names, in any case.
         assert_eq!(source(Some("Internal"), None), EvalSource::Internal);
         assert_eq!(source(Some("LINEAR"), None), EvalSource::Linear);
@@ -562,8 +562,8 @@ mod tests {
         );
         // A folder applies while EvalFile is at its default; any other EvalFile wins.
         assert_eq!(source(None, Some("eval")), nn("eval"));
-        assert_eq!(source(Some("linear"), Some("eval")), nn("eval"));
-        assert_eq!(source(Some("internal"), Some("eval")), EvalSource::Internal);
+        assert_eq!(source(Some("internal"), Some("eval")), nn("eval"));
+        assert_eq!(source(Some("linear"), Some("eval")), EvalSource::Linear);
         assert_eq!(
             source(Some("b.bin"), Some("eval")),
             EvalSource::File("b.bin".into())

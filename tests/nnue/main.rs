@@ -438,8 +438,8 @@ fn usi_eval_with_a_net_equals_the_reference() {
     ready(&mut e);
     let linear = eval_value(&mut e, &format!("sfen {sfen}"));
     assert_eq!(linear, hayate::eval::evaluate(&sfen.parse().unwrap()));
-    // EvalDir's nn.bin applies while EvalFile is at its default, the linear evaluation
-    // (GUIs that know YaneuraOu's convention set only the folder)...
+    // EvalDir's nn.bin applies while EvalFile is at its default, the built-in net (GUIs
+    // that know YaneuraOu's convention set only the folder)...
     let dir = tmp.path().join("evaldir");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("nn.bin"), &t.bytes).unwrap();
@@ -447,18 +447,20 @@ fn usi_eval_with_a_net_equals_the_reference() {
     ready(&mut e);
     assert_eq!(
         eval_value(&mut e, &format!("sfen {sfen}")),
+        linear,
+        "EvalFile=linear wins over the folder"
+    );
+    e.send("setoption name EvalFile value internal");
+    ready(&mut e);
+    assert_eq!(
+        eval_value(&mut e, &format!("sfen {sfen}")),
         reference.evaluate(sfen, 24)
     );
-    // ... and any other EvalFile wins over it: here the net built into the binary.
-    e.send("setoption name EvalFile value internal");
+    // ... and without a folder the default is the net built into the binary, loaded
+    // without a word (as the built-in book is).
+    e.send("setoption name EvalDir value <internal>");
     let lines = ready(&mut e);
-    assert!(
-        lines
-            .iter()
-            .any(|l| l
-                .starts_with("info string EvalFile: loaded halfkp_256x2-32-32 (the built-in net")),
-        "{lines:?}"
-    );
+    assert!(lines.is_empty(), "{lines:?}");
     let (builtin, _) = nnue::builtin::load().unwrap();
     let pos: Position = sfen.parse().unwrap();
     assert_eq!(
@@ -469,8 +471,7 @@ fn usi_eval_with_a_net_equals_the_reference() {
 }
 
 /// The built-in net is the file `nets/README.md` names by its SHA-256 (taken there from
-/// the `zstd` and `sha256sum` tools), and the engine starts with the linear evaluation
-/// until told otherwise.
+/// the `zstd` and `sha256sum` tools), and the engine starts with it until told otherwise.
 #[test]
 fn the_built_in_net_is_the_published_file() {
     use sha2::{Digest, Sha256};
@@ -492,15 +493,15 @@ fn the_built_in_net_is_the_published_file() {
     assert!(warnings.is_empty(), "{warnings:?}");
     assert_eq!(net.arch().name(), "halfkp_256x2-32-32");
 
-    // Over USI: the default is the linear evaluation, `internal` the built-in net, and
-    // `--evalfile internal` names it for the tools too.
+    // Over USI: the default is the built-in net, `linear` the hand-made evaluation, and
+    // `--evalfile internal` names the net for the tools too.
     let mut e = EngineProcess::start("hayate");
     e.send("usi");
     let (_, options) = e.expect_line(|l| l == "usiok", "usiok");
     assert!(
         options
             .iter()
-            .any(|l| l == "option name EvalFile type filename default linear"),
+            .any(|l| l == "option name EvalFile type filename default internal"),
         "{options:?}"
     );
     ready(&mut e);
@@ -508,13 +509,13 @@ fn the_built_in_net_is_the_published_file() {
     let pos: Position = sfen.parse().unwrap();
     assert_eq!(
         eval_value(&mut e, &format!("sfen {sfen}")),
-        hayate::eval::evaluate(&pos)
+        net.evaluate(&pos, 16).unwrap()
     );
-    e.send("setoption name EvalFile value internal");
+    e.send("setoption name EvalFile value linear");
     ready(&mut e);
     assert_eq!(
         eval_value(&mut e, &format!("sfen {sfen}")),
-        net.evaluate(&pos, 16).unwrap()
+        hayate::eval::evaluate(&pos)
     );
     e.quit();
     let (evaluator, _) = hayate::eval::Evaluator::named("internal", 16).unwrap();
