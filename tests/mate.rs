@@ -57,6 +57,7 @@ fn seconds(s: u64) -> Limits {
         time: Some(Duration::from_secs(s)),
         nodes: None,
         shortest: true,
+        shorter_time: None,
     }
 }
 
@@ -296,6 +297,34 @@ fn the_29_ply_problem_with_white_attacking_is_solved_in_its_length() {
     assert_eq!(r.plies, Some(29));
 }
 
+/// The search for shorter mates runs for the time it is given: none, and the first mate
+/// stands unconfirmed; enough, and the 29-ply problem is shown to have no shorter mate.
+#[test]
+fn the_search_for_shorter_mates_takes_the_time_it_is_given() {
+    let (_, sfen, listed, _) = long_problems().swap_remove(0);
+    let root = pos(&sfen);
+    let mut table = Table::new(256);
+    let with = |shorter: u64| Limits {
+        shorter_time: Some(Duration::from_millis(shorter)),
+        ..seconds(60)
+    };
+    let none = solve(&root, &mut table, with(0));
+    assert!(
+        matches!(none.outcome, Outcome::Mate(_)),
+        "{:?}",
+        none.outcome
+    );
+    assert!(!none.shortest);
+    assert_eq!(none.final_mate, none.first_mate);
+    let enough = solve(&root, &mut table, with(30_000));
+    assert!(
+        enough.shortest,
+        "{:?} after {:?}",
+        enough.plies, enough.elapsed
+    );
+    assert_eq!(enough.plies, Some(listed as u16));
+}
+
 /// The long problems as a benchmark (`cargo test --release --test mate -- --ignored
 /// --nocapture long`; `HAYATE_LONG_SECONDS`, default 120, per problem). Each answer must
 /// be a valid mating line; the problems solved so far must stay solved, Kemuri-zume and
@@ -388,6 +417,7 @@ fn limits_give_an_unknown_answer_not_a_wrong_one() {
             time: None,
             nodes: Some(2000),
             shortest: true,
+            shorter_time: None,
         },
     );
     assert_eq!(r.outcome, Outcome::Unknown);
@@ -398,6 +428,7 @@ fn limits_give_an_unknown_answer_not_a_wrong_one() {
             time: Some(Duration::from_millis(30)),
             nodes: None,
             shortest: true,
+            shorter_time: None,
         },
     );
     assert_eq!(r.outcome, Outcome::Unknown);

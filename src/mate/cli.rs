@@ -35,6 +35,10 @@ pub struct MateArgs {
     /// first mate, as a benchmark measures it)
     #[arg(long)]
     first: bool,
+    /// Milliseconds the search for shorter mates may take after the first mate, within
+    /// --time (default: four times the first proof's time, plus 100)
+    #[arg(long, conflicts_with = "first")]
+    shorter_time: Option<u64>,
 }
 
 /// The text of an outcome as `go mate` answers it.
@@ -56,6 +60,7 @@ pub fn run_cli(a: MateArgs) -> i32 {
         time: a.time.map(Duration::from_millis),
         nodes: a.nodes,
         shortest: !a.first,
+        shorter_time: a.shorter_time.map(Duration::from_millis),
     };
     let mut table = match Table::try_new(a.hash.min(usize::MAX as u64) as usize) {
         Ok(t) => t,
@@ -80,8 +85,9 @@ pub fn run_cli(a: MateArgs) -> i32 {
     };
     let stop = AtomicBool::new(false);
     let report = solve(&pos, &mut table, limits, &stop, |p| {
+        let plies = p.plies.map_or(String::new(), |n| format!(" mate {n}"));
         eprintln!(
-            "info nodes {} time {} hashfull {}",
+            "info nodes {} time {} hashfull {}{plies}",
             p.nodes,
             p.elapsed.as_millis(),
             p.hashfull

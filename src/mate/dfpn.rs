@@ -229,6 +229,11 @@ impl<'a> Dfpn<'a> {
         self.table.probe(key, hand, remaining, self.reuse_tainted)
     }
 
+    /// Whether `stop` was raised: the search is to end.
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
     fn is_or_node(&self) -> bool {
         self.pos.side_to_move() == self.attacker
     }

@@ -21,11 +21,15 @@ pub mod interposition;
 pub mod one;
 mod path;
 pub mod pv;
+mod shorter;
 pub mod table;
 
 use crate::position::Position;
 use crate::types::Move;
 use dfpn::{Dfpn, NO_LIMIT};
+pub use pv::is_mating_line;
+use shorter::{shorten, Shortest};
+use std::cell::Cell;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 pub use table::Table;
@@ -52,7 +56,17 @@ pub struct Limits {
     /// After the first mate, spend a while looking for shorter ones (`go mate` does; the
     /// game search, which only needs a mate, does not).
     pub shortest: bool,
+    /// How long that may take, within `time`; by default [`SHORTER_TIME_FACTOR`] times
+    /// what the first proof took, plus [`SHORTER_TIME_EXTRA`].
+    pub shorter_time: Option<Duration>,
 }
+
+/// The search for shorter mates gets this many times the first proof's time by default:
+/// showing that no shorter mate exists can cost far more than finding the first.
+pub const SHORTER_TIME_FACTOR: u32 = 4;
+
+/// ... and this much more, so that a quick first proof still leaves time to shorten it.
+pub const SHORTER_TIME_EXTRA: Duration = Duration::from_millis(100);
 
 /// The answer with its cost.
 #[derive(Clone, Debug)]
@@ -87,16 +101,19 @@ impl Report {
             nodes: self.nodes,
             elapsed: self.elapsed,
             hashfull: self.hashfull,
+            plies: self.plies,
         }
     }
 }
 
-/// Progress while solving: nodes searched, time spent and table occupancy (permille).
+/// Progress while solving: nodes searched, time spent, table occupancy (permille) and
+/// the length of the shortest mate proved so far.
 #[derive(Clone, Copy, Debug)]
 pub struct Progress {
     pub nodes: u64,
     pub elapsed: Duration,
     pub hashfull: u32,
+    pub plies: Option<u16>,
 }
 
 impl Progress {
@@ -125,6 +142,8 @@ pub fn solve(
     let proof_deadline = limits.time.map(|t| start + t.mul_f64(0.9));
     let deadline = limits.time.map(|t| start + t);
     let mut last_report = start;
+    // The shortest mate proved so far, set by the search for shorter ones.
+    let best_plies = Cell::new(None);
     let mut report_progress = |nodes: u64, table: &Table| {
         let now = Instant::now();
         if now - last_report >= Duration::from_secs(1) {
@@ -133,6 +152,7 @@ pub fn solve(
                 nodes,
                 elapsed: now - start,
                 hashfull: table.hashfull(),
+                plies: best_plies.get(),
             });
         }
     };
@@ -157,15 +177,15 @@ pub fn solve(
         first_mate = Some(start.elapsed());
         final_mate = first_mate;
         plies = Some(known.len);
+        best_plies.set(plies);
         match pv::principal_variation(&mut search, NO_LIMIT, deadline) {
             Some(line) if !is_mating_line(pos, &line) => Outcome::Unknown,
             Some(line) if !limits.shortest => Outcome::Mate(line),
             Some(line) => {
                 let first_proof = start.elapsed();
-                // Look for shorter mates for a few times what the first proof took (and
-                // a tenth of a second), within the limits: showing that no shorter mate
-                // exists can cost far more than finding the first.
-                let budget = first_proof * 4 + Duration::from_millis(100);
+                let budget = limits
+                    .shorter_time
+                    .unwrap_or(first_proof * SHORTER_TIME_FACTOR + SHORTER_TIME_EXTRA);
                 let shorten_deadline = match proof_deadline {
                     Some(d) => d.min(Instant::now() + budget),
                     None => Instant::now() + budget,
@@ -182,6 +202,7 @@ pub fn solve(
                     limits.nodes,
                     shorten_deadline,
                     deadline,
+                    &best_plies,
                 );
                 shortest = shorter.proved;
                 plies = Some(shorter.bound);
@@ -214,70 +235,6 @@ pub fn solve(
         first_mate,
         final_mate,
     }
-}
-
-/// The shortest mate known: its line, the length proved (`bound`), whether no shorter
-/// one exists (`proved`) and when it was found, if after the first.
-struct Shortest {
-    line: Vec<Move>,
-    bound: u16,
-    proved: bool,
-    found_at: Option<Instant>,
-}
-
-/// Looks for mates shorter than the proved `bound`, two plies at a time, until none is
-/// found (then `bound` is the shortest mate's length, as far as the proof table's
-/// repetition handling allows: `proved` says whether that was shown) or the time runs
-/// out. The bound comes from the proofs, not from the line read back: a line whose
-/// defence is not the longest would otherwise pass for a shorter mate.
-fn shorten(
-    search: &mut Dfpn,
-    pos: &Position,
-    mut best: Shortest,
-    nodes: Option<u64>,
-    search_deadline: Instant,
-    deadline: Option<Instant>,
-) -> Shortest {
-    while best.bound > 1 {
-        let target = best.bound - 2;
-        search.set_limits(nodes, Some(search_deadline));
-        let known = search.solve(target);
-        if known.is_disproved() {
-            best.proved = !known.tainted;
-            return best;
-        }
-        if !known.is_proved() {
-            return best;
-        }
-        best.bound = known.len.min(target);
-        best.found_at = Some(Instant::now());
-        match pv::principal_variation(search, target, deadline) {
-            Some(shorter) if is_mating_line(pos, &shorter) => best.line = shorter,
-            _ => return best,
-        }
-    }
-    best.proved = true;
-    best
-}
-
-/// Whether `line` is a mating line from `pos`: every move legal, every attacker move a
-/// check, and the defender without a legal move at the end. (That every defence was met
-/// is what the proof guarantees; this checks the line shown.)
-pub fn is_mating_line(pos: &Position, line: &[Move]) -> bool {
-    if line.len().is_multiple_of(2) {
-        return false;
-    }
-    let mut p = pos.clone();
-    for (i, &mv) in line.iter().enumerate() {
-        if !p.is_legal(mv) {
-            return false;
-        }
-        p.play_unchecked(mv);
-        if i % 2 == 0 && !p.in_check() {
-            return false;
-        }
-    }
-    !p.has_legal_move()
 }
 
 /// The mate's length as `go mate` and `hayate mate` state it: the length proved, whether

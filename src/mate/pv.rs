@@ -9,6 +9,7 @@
 
 use super::dfpn::{after_move, Dfpn, MAX_PLY};
 use super::interposition::is_useless_interposition;
+use crate::position::Position;
 use crate::types::Move;
 use std::time::Instant;
 
@@ -100,4 +101,24 @@ pub fn principal_variation(
         search.pos.undo();
     }
     result
+}
+
+/// Whether `line` is a mating line from `pos`: every move legal, every attacker move a
+/// check, and the defender without a legal move at the end. (That every defence was met
+/// is what the proof guarantees; this checks the line shown.)
+pub fn is_mating_line(pos: &Position, line: &[Move]) -> bool {
+    if line.len().is_multiple_of(2) {
+        return false;
+    }
+    let mut p = pos.clone();
+    for (i, &mv) in line.iter().enumerate() {
+        if !p.is_legal(mv) {
+            return false;
+        }
+        p.play_unchecked(mv);
+        if i % 2 == 0 && !p.in_check() {
+            return false;
+        }
+    }
+    !p.has_legal_move()
 }

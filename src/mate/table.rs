@@ -263,20 +263,30 @@ impl Table {
             }
             if e.key == key {
                 if e.hand == hand {
-                    slot = Some(i);
-                    break;
+                    match same_hand(&e, &known) {
+                        SameHand::Replace => {
+                            slot = Some(i);
+                            break;
+                        }
+                        SameHand::Keep => return,
+                        // Not this slot, and not to be evicted for the new entry.
+                        SameHand::Both => continue,
+                    }
                 }
                 // A proof makes the entries of larger hands of this board redundant, a
-                // disproof those of smaller hands.
-                // (Only when nothing is lost: not a shorter mate, not a failure shown for
-                // more plies.)
+                // disproof those of smaller hands. Only when nothing is lost: not a
+                // shorter mate, not a failure shown for more plies, and neither a
+                // failure within fewer plies than a proof's mate nor a proof longer than
+                // a failure's plies (both hold: the search for shorter mates needs the
+                // proofs of its line after failing to shorten them).
+                let unsettled = e.pn != 0 && e.dn != 0;
                 let dominated = (known.pn == 0
                     && e.hand.is_superset_of(hand)
-                    && (e.pn != 0 || e.len >= known.len))
+                    && (unsettled || e.len >= known.len))
                     || (known.dn == 0
                         && !known.tainted
                         && hand.is_superset_of(e.hand)
-                        && (e.dn != 0 || e.len <= known.len));
+                        && (unsettled || e.len <= known.len));
                 if dominated {
                     self.entries[i].amount = 0;
                     self.used -= 1;
@@ -348,6 +358,48 @@ impl Table {
     }
 }
 
+/// What [`Table::store`] does with an entry of the same board and hand.
+enum SameHand {
+    /// The new numbers take its place.
+    Replace,
+    /// It says more than the new numbers: nothing is stored.
+    Keep,
+    /// Both hold and say different things (a proof and a failure within fewer plies, or
+    /// a settled entry and the numbers of a search limited to fewer plies than its
+    /// mate): the new numbers go to another slot.
+    Both,
+}
+
+fn same_hand(old: &Entry, new: &Known) -> SameHand {
+    let old_settled = old.pn == 0 || old.dn == 0;
+    let new_settled = new.pn == 0 || new.dn == 0;
+    if !old_settled {
+        return SameHand::Replace;
+    }
+    // Only a search limited to fewer plies than a proof's mate (or one that does not
+    // reuse a tainted failure) searches a settled position again; its numbers must not
+    // overwrite the proof the search for shorter mates reads its line from.
+    if !new_settled {
+        return SameHand::Both;
+    }
+    let replace_if = |better: bool| {
+        if better {
+            SameHand::Replace
+        } else {
+            SameHand::Keep
+        }
+    };
+    match (old.pn == 0, new.pn == 0) {
+        (true, true) => replace_if(new.len <= old.len),
+        (false, false) => replace_if(new.len >= old.len),
+        // A failure within fewer plies than the proof's mate: both hold.
+        (true, false) if new.len < old.len => SameHand::Both,
+        (false, true) if new.len > old.len => SameHand::Both,
+        // A contradiction: the new result was found from this very position.
+        _ => SameHand::Replace,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -408,6 +460,70 @@ mod tests {
             Some((6, 2))
         );
         assert_eq!(t.used, 1);
+    }
+
+    #[test]
+    fn a_proof_is_kept_beside_what_a_shorter_limit_finds() {
+        // A mate in 9 plies for this hand; a search for mates of at most 7 plies then
+        // finds the position unsettled, and finally fails: all three must leave the proof
+        // readable, and the failure must answer for 7 plies.
+        let mut t = Table::new(1);
+        let h = hand(1, 0);
+        t.store(
+            42,
+            Known {
+                len: 9,
+                ..known(h, 0, INF)
+            },
+            10,
+        );
+        t.store(42, known(h, 4, 6), 3);
+        assert_eq!(
+            t.probe(42, h, u16::MAX, true).map(|k| (k.pn, k.len)),
+            Some((0, 9))
+        );
+        assert_eq!(t.probe(42, h, 7, true).map(|k| (k.pn, k.dn)), Some((4, 6)));
+        t.store(
+            42,
+            Known {
+                len: 7,
+                ..known(h, INF, 0)
+            },
+            5,
+        );
+        assert_eq!(
+            t.probe(42, h, u16::MAX, true).map(|k| (k.pn, k.len)),
+            Some((0, 9))
+        );
+        assert!(t.probe(42, h, 7, true).unwrap().is_disproved());
+        // A shorter proof replaces the longer one; a longer one is not stored.
+        t.store(
+            42,
+            Known {
+                len: 5,
+                ..known(h, 0, INF)
+            },
+            10,
+        );
+        t.store(
+            42,
+            Known {
+                len: 11,
+                ..known(h, 0, INF)
+            },
+            10,
+        );
+        assert_eq!(t.probe(42, h, u16::MAX, true).map(|k| k.len), Some(5));
+        // A larger hand's limited failure leaves the smaller hand's proof alone too.
+        t.store(
+            42,
+            Known {
+                len: 3,
+                ..known(hand(2, 1), INF, 0)
+            },
+            5,
+        );
+        assert_eq!(t.probe(42, h, u16::MAX, true).map(|k| k.len), Some(5));
     }
 
     #[test]

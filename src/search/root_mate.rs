@@ -45,6 +45,7 @@ pub fn find(
         time: None,
         nodes: Some(nodes),
         shortest: false,
+        shorter_time: None,
     };
     let report = mate::solve(root, &mut table, limits, stop, |_| {});
     let Outcome::Mate(line) = report.outcome else {

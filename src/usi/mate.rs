@@ -70,6 +70,7 @@ fn solve(
         time: millis.map(Duration::from_millis),
         nodes: None,
         shortest: true,
+        shorter_time: None,
     };
     let report = mate::solve(&pos, &mut table, limits, stop, |p| {
         out.line(&progress_line(&p))
