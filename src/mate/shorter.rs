@@ -20,7 +20,8 @@
 //! The whole problem gets a hundred times a question's nodes. A round that proves
 //! nothing shorter doubles both, so neither step can starve the other: on Microcosmos
 //! the whole problem limited to 1,583 plies ran for 25 minutes without an answer, while
-//! the tightening took it from 1,585 to 1,577 plies in 8 s.
+//! the rounds with the tightening took the 1,585-ply first mate to 1,529 plies (the
+//! published solution has 1,525) in 17.5 minutes.
 
 use super::dfpn::{Dfpn, NO_LIMIT};
 use super::pv::{self, is_mating_line};
