@@ -7,7 +7,8 @@
 //! - *The whole problem again* with a length limit of the bound less two plies (a
 //!   depth-limited df-pn from the root). It reuses every proof short enough, and often
 //!   proves a bound well below the one asked for (Kotobuki: 611 plies asked for 633); a
-//!   failure proves that no shorter mate exists.
+//!   failure proves that no shorter mate exists (one that rests on repetitions seen from
+//!   other paths is searched again without them first, as the first search does).
 //! - When that search runs out of nodes, *tightening the line*: from the end of the line
 //!   shown back to its start, each attacker's position on it is asked for a mate two
 //!   plies shorter than the one the table holds for it, again and again until the
@@ -70,8 +71,21 @@ pub fn shorten(
             Some(search_deadline),
         );
         let mut known = search.solve(best.bound - 2);
+        let mut exact = !known.tainted;
+        if known.is_disproved() && known.tainted && !search.aborted {
+            // The failure rests on repetitions seen from other paths: search again
+            // without reusing such failures, which makes a failure exact.
+            let reuse = std::mem::replace(&mut search.reuse_tainted, false);
+            search.set_limits(
+                Some(nodes.map_or(whole, |n| n.min(whole))),
+                Some(search_deadline),
+            );
+            known = search.solve(best.bound - 2);
+            exact = !search.aborted;
+            search.reuse_tainted = reuse;
+        }
         if known.is_disproved() {
-            best.proved = !known.tainted;
+            best.proved = exact && !search.hit_max_ply;
             return best;
         }
         if !known.is_proved() {
