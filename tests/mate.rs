@@ -297,8 +297,8 @@ fn the_29_ply_problem_with_white_attacking_is_solved_in_its_length() {
     assert_eq!(r.plies, Some(29));
 }
 
-/// The search for shorter mates runs for the time it is given: none, and the first mate
-/// stands unconfirmed; enough, and the 29-ply problem is shown to have no shorter mate.
+/// The search for shorter mates runs for the time it is given: none, and no mate is shown
+/// shortest; enough, and the 29-ply problem is shown to have no shorter mate.
 #[test]
 fn the_search_for_shorter_mates_takes_the_time_it_is_given() {
     let (_, sfen, listed, _) = long_problems().swap_remove(0);
@@ -314,8 +314,9 @@ fn the_search_for_shorter_mates_takes_the_time_it_is_given() {
         "{:?}",
         none.outcome
     );
+    // (The deadline is read every few thousand nodes, so a shorter mate close at hand
+    // may still be found; showing that none is shorter takes far more.)
     assert!(!none.shortest);
-    assert_eq!(none.final_mate, none.first_mate);
     let enough = solve(&root, &mut table, with(30_000));
     assert!(
         enough.shortest,
