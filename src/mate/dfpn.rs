@@ -263,17 +263,20 @@ impl<'a> Dfpn<'a> {
 
     /// Looks at the position after `mv` without searching it; `remaining` is the
     /// current node's.
+    /// `look`: whether a child the table does not know gets its first look (otherwise
+    /// it gets the numbers of an unknown position).
     fn child(
         &mut self,
         mv: Move,
+        delay: Delay,
         or: bool,
         remaining: u16,
         squares: &InterpositionSquares,
+        look: bool,
     ) -> Child {
         let useless = !or && squares.is_useless(mv);
         let remaining = after_move(remaining, useless);
         let captured = self.pos.piece_at(mv.to()).map(|p| p.kind().unpromoted());
-        let delay = delay(&self.pos, mv, or, squares);
         // The position after the move, named without making it: a child the table
         // knows, or whose first look is remembered, is never played.
         let key = self.pos.board_key_after(mv);
@@ -295,7 +298,8 @@ impl<'a> Dfpn<'a> {
         };
         let known = match found.known {
             Some(known) => known,
-            None => self.first_numbers(mv, or, key, hand, remaining),
+            None if look => self.first_numbers(mv, or, key, hand, remaining),
+            None => Known { hand, ..UNKNOWN },
         };
         let known = if known.pn == 0 || known.dn == 0 {
             known
@@ -457,9 +461,25 @@ impl<'a> Dfpn<'a> {
         } else {
             InterpositionSquares::new(&self.pos)
         };
-        let mut children: Vec<Child> = Vec::with_capacity(moves.len());
-        for &mv in moves.iter() {
-            let c = self.child(mv, or, remaining, &squares);
+        // The members of a chain side by side, in their order.
+        let mut order: Vec<(Delay, Move)> = moves
+            .iter()
+            .map(|&mv| (delay(&self.pos, mv, or, &squares), mv))
+            .collect();
+        order.sort_by_key(|&(d, _)| d);
+        let mut children: Vec<Child> = Vec::with_capacity(order.len());
+        // The chain whose open member has been met: the rest of it waits.
+        let mut open_chain = 0;
+        for &(d, mv) in order.iter() {
+            // A defender's reply waiting in its chain is only looked up: it is not
+            // counted until the members before it are settled, and then looked at again
+            // (`refresh_chain`), so a first look at it now would mostly be wasted.
+            let waits = !or && d.chain != 0 && d.chain == open_chain;
+            let c = self.child(mv, d, or, remaining, &squares, !waits);
+            let settled = c.known.is_proved() || c.known.is_disproved();
+            if !waits && !settled && d.chain != 0 {
+                open_chain = d.chain;
+            }
             let decided = if or {
                 c.known.is_proved()
             } else {
@@ -470,8 +490,6 @@ impl<'a> Dfpn<'a> {
                 break;
             }
         }
-        // The members of a chain side by side, in their order.
-        children.sort_by_key(|c| c.delay);
 
         self.path.push((key, hand));
         let mut known;
@@ -541,7 +559,7 @@ impl<'a> Dfpn<'a> {
             if next.known.is_proved() || next.known.is_disproved() {
                 continue;
             }
-            *next = self.child(next.mv, or, remaining, squares);
+            *next = self.child(next.mv, next.delay, or, remaining, squares, true);
             if !(next.known.is_proved() || next.known.is_disproved()) {
                 break;
             }
