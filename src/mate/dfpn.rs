@@ -145,7 +145,7 @@ pub struct Dfpn<'a> {
     /// Whether failures that rested on a repetition (tainted) are taken from the table.
     /// Off, every such failure is found again on the path at hand, which makes a
     /// disproof exact at the price of more search.
-    pub reuse_tainted: bool,
+    reuse_tainted: bool,
     /// A line was cut at [`MAX_PLY`]: a failure then proves nothing.
     pub hit_max_ply: bool,
     /// The first looks at children ([`super::first_look`]); `None` when its memory could
@@ -196,6 +196,29 @@ impl<'a> Dfpn<'a> {
     /// with `NO_LIMIT`) until it is proved, disproved or a limit is hit.
     pub fn solve(&mut self, remaining: u16) -> Known {
         self.mid(INF, INF, remaining)
+    }
+
+    /// [`Dfpn::solve`] within these limits, and when the answer is a failure that rests
+    /// on repetitions seen from other paths (tainted), the same search again without
+    /// reusing such failures, within the same limits again. Also returns whether a
+    /// failure is exact: a proof that no mate of at most `remaining` plies exists from
+    /// here (short of the [`MAX_PLY`] cut, see `hit_max_ply`).
+    pub fn solve_exact(
+        &mut self,
+        remaining: u16,
+        nodes: Option<u64>,
+        deadline: Option<Instant>,
+    ) -> (Known, bool) {
+        self.set_limits(nodes, deadline);
+        let known = self.solve(remaining);
+        if !(known.is_disproved() && known.tainted && !self.aborted) {
+            return (known, !known.tainted);
+        }
+        let reuse = std::mem::replace(&mut self.reuse_tainted, false);
+        self.set_limits(nodes, deadline);
+        let known = self.solve(remaining);
+        self.reuse_tainted = reuse;
+        (known, !self.aborted)
     }
 
     /// The current position as the path records it.

@@ -159,15 +159,9 @@ pub fn solve(
     let mut root = pos.clone();
     root.clear_history();
     let mut search = Dfpn::new(root, table, stop, &mut report_progress);
-    search.set_limits(limits.nodes, proof_deadline);
-    let mut known = search.solve(NO_LIMIT);
-    if known.is_disproved() && known.tainted && !search.aborted {
-        // The failure rests on a repetition seen from another path: search again without
-        // reusing such failures, which makes the answer exact.
-        search.reuse_tainted = false;
-        search.set_limits(limits.nodes, proof_deadline);
-        known = search.solve(NO_LIMIT);
-    }
+    // A failure that rests on a repetition seen from another path is searched again
+    // without reusing such failures, which makes the answer exact.
+    let (known, exact) = search.solve_exact(NO_LIMIT, limits.nodes, proof_deadline);
     let mut repetition_doubt = false;
     let mut shortest = false;
     let mut first_mate = None;
@@ -214,10 +208,7 @@ pub fn solve(
             }
             None => Outcome::Unknown,
         }
-    } else if known.is_disproved()
-        && (!known.tainted || !search.reuse_tainted)
-        && !search.hit_max_ply
-    {
+    } else if known.is_disproved() && exact && !search.hit_max_ply {
         Outcome::NoMate
     } else {
         repetition_doubt = known.is_disproved();

@@ -66,24 +66,11 @@ pub fn shorten(
     let mut effort = TIGHTEN_NODES;
     while best.bound > 1 {
         let whole = effort.saturating_mul(WHOLE_PER_QUESTION);
-        search.set_limits(
+        let (mut known, exact) = search.solve_exact(
+            best.bound - 2,
             Some(nodes.map_or(whole, |n| n.min(whole))),
             Some(search_deadline),
         );
-        let mut known = search.solve(best.bound - 2);
-        let mut exact = !known.tainted;
-        if known.is_disproved() && known.tainted && !search.aborted {
-            // The failure rests on repetitions seen from other paths: search again
-            // without reusing such failures, which makes a failure exact.
-            let reuse = std::mem::replace(&mut search.reuse_tainted, false);
-            search.set_limits(
-                Some(nodes.map_or(whole, |n| n.min(whole))),
-                Some(search_deadline),
-            );
-            known = search.solve(best.bound - 2);
-            exact = !search.aborted;
-            search.reuse_tainted = reuse;
-        }
         if known.is_disproved() {
             best.proved = exact && !search.hit_max_ply;
             return best;
