@@ -77,6 +77,15 @@ struct Child {
     delay: Delay,
 }
 
+/// A move of the node being searched, before its child is looked at.
+#[derive(Clone, Copy)]
+struct Next {
+    mv: Move,
+    delay: Delay,
+    /// The board key after the move.
+    key: u64,
+}
+
 /// No limit on the length of the mate; also the mark of a failure shown without one.
 pub const NO_LIMIT: u16 = u16::MAX;
 
@@ -291,25 +300,21 @@ impl<'a> Dfpn<'a> {
         list
     }
 
-    /// Looks at the position after `mv` without searching it; `remaining` is the
-    /// current node's.
-    /// `look`: whether a child the table does not know gets its first look (otherwise
-    /// it gets the numbers of an unknown position).
+    /// Looks at the position after a move without searching it; `remaining` is the
+    /// current node's. `look`: whether a child the table does not know gets its first
+    /// look (otherwise it gets the numbers of an unknown position).
     fn child(
         &mut self,
-        mv: Move,
-        delay: Delay,
+        next: Next,
         or: bool,
         remaining: u16,
         squares: &InterpositionSquares,
         look: bool,
     ) -> Child {
+        let Next { mv, delay, key } = next;
         let useless = !or && squares.is_useless(mv);
         let remaining = after_move(remaining, useless);
         let captured = self.pos.piece_at(mv.to()).map(|p| p.kind().unpromoted());
-        // The position after the move, named without making it: a child the table
-        // knows, or whose first look is remembered, is never played.
-        let key = self.pos.board_key_after(mv);
         let mut hand = self.pos.hand(self.attacker);
         if or {
             if let Some(kind) = mv.drop_kind() {
@@ -479,36 +484,38 @@ impl<'a> Dfpn<'a> {
             return FAILED_ON_PATH;
         }
 
-        for &mv in moves.iter() {
-            let after = self.pos.board_key_after(mv);
-            self.table.prefetch(after);
-            if let Some(cache) = &self.first_looks {
-                cache.prefetch(after);
-            }
-        }
         let squares = if or {
             InterpositionSquares::default()
         } else {
             InterpositionSquares::new(&self.pos)
         };
+        let mut order: Vec<Next> = Vec::with_capacity(moves.len());
+        for &mv in moves.iter() {
+            // The position after the move, named without making it: a child the table
+            // knows, or whose first look is remembered, is never played.
+            let key = self.pos.board_key_after(mv);
+            self.table.prefetch(key);
+            if let Some(cache) = &self.first_looks {
+                cache.prefetch(key);
+            }
+            let delay = delay(&self.pos, mv, or, &squares);
+            order.push(Next { mv, delay, key });
+        }
         // The members of a chain side by side, in their order.
-        let mut order: Vec<(Delay, Move)> = moves
-            .iter()
-            .map(|&mv| (delay(&self.pos, mv, or, &squares), mv))
-            .collect();
-        order.sort_by_key(|&(d, _)| d);
+        order.sort_by_key(|n| n.delay);
         let mut children: Vec<Child> = Vec::with_capacity(order.len());
         // The chain whose open member has been met: the rest of it waits.
         let mut open_chain = 0;
-        for &(d, mv) in order.iter() {
+        for &next in order.iter() {
             // A defender's reply waiting in its chain is only looked up: it is not
             // counted until the members before it are settled, and then looked at again
             // (`refresh_chain`), so a first look at it now would mostly be wasted.
-            let waits = !or && d.chain != 0 && d.chain == open_chain;
-            let c = self.child(mv, d, or, remaining, &squares, !waits);
+            let chain = next.delay.chain;
+            let waits = !or && chain != 0 && chain == open_chain;
+            let c = self.child(next, or, remaining, &squares, !waits);
             let settled = c.known.is_proved() || c.known.is_disproved();
-            if !waits && !settled && d.chain != 0 {
-                open_chain = d.chain;
+            if !waits && !settled && chain != 0 {
+                open_chain = chain;
             }
             let decided = if or {
                 c.known.is_proved()
@@ -589,7 +596,12 @@ impl<'a> Dfpn<'a> {
             if next.known.is_proved() || next.known.is_disproved() {
                 continue;
             }
-            *next = self.child(next.mv, next.delay, or, remaining, squares, true);
+            let again = Next {
+                mv: next.mv,
+                delay: next.delay,
+                key: self.pos.board_key_after(next.mv),
+            };
+            *next = self.child(again, or, remaining, squares, true);
             if !(next.known.is_proved() || next.known.is_disproved()) {
                 break;
             }
