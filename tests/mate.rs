@@ -370,29 +370,6 @@ fn long_problems_benchmark() {
 }
 
 #[test]
-fn a_short_problem_is_searched_alike_with_any_table_and_touches_little_of_a_large_one() {
-    // The 29-ply problem: some 20,000 nodes to its first mate.
-    let (_, sfen, _, _) = long_problems().swap_remove(0);
-    let root = pos(&sfen);
-    let first = Limits {
-        time: Some(Duration::from_secs(30)),
-        nodes: None,
-        shortest: false,
-        shorter_time: None,
-    };
-    let mut small = Table::new(16);
-    let mut large = Table::new(2048);
-    let a = solve(&root, &mut small, first);
-    let b = solve(&root, &mut large, first);
-    assert!(matches!(a.outcome, Outcome::Mate(_)), "{:?}", a.outcome);
-    assert_eq!(a.nodes, b.nodes);
-    // The part of the table in use grows with what it holds, not with the size asked
-    // for (the rest of the memory is never touched).
-    assert_eq!(small.active_bytes(), large.active_bytes());
-    assert!(large.active_bytes() <= 16 << 20, "{}", large.active_bytes());
-}
-
-#[test]
 fn a_small_table_is_collected_and_the_search_still_succeeds() {
     // The 11-ply problem with a 1 MiB table (32,768 entries).
     let pr = problems().into_iter().find(|p| p.listed == 11).unwrap();

@@ -176,10 +176,7 @@ impl<'a> Dfpn<'a> {
         progress: &'a mut dyn FnMut(u64, &Table),
     ) -> Dfpn<'a> {
         let attacker = pos.side_to_move();
-        let mut first_looks = FirstLooks::try_new((table.mib() << 20) / FIRST_LOOKS_SHARE);
-        if let Some(cache) = &mut first_looks {
-            cache.fit(table.active_bytes() / FIRST_LOOKS_SHARE);
-        }
+        let first_looks = FirstLooks::try_new((table.mib() << 20) / FIRST_LOOKS_SHARE);
         Dfpn {
             pos,
             table,
@@ -282,10 +279,6 @@ impl<'a> Dfpn<'a> {
                 self.aborted = true;
             }
             (self.progress)(self.nodes, self.table);
-            // The proof table grows as it fills; the cache beside it follows.
-            if let Some(cache) = &mut self.first_looks {
-                cache.fit(self.table.active_bytes() / FIRST_LOOKS_SHARE);
-            }
         }
     }
 

@@ -61,10 +61,6 @@ const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 /// The cache. See the module documentation.
 pub struct FirstLooks {
     buckets: ZeroedSlice<Bucket>,
-    /// Buckets in use, from the start: the cache grows with the proof table, so that
-    /// its memory is touched only as the search needs it. Positions remembered before
-    /// it grew are mostly out of reach after, and looked at again.
-    active: usize,
 }
 
 impl FirstLooks {
@@ -75,19 +71,11 @@ impl FirstLooks {
         // SAFETY: the all-zero bit pattern is a valid `Bucket` (integers and a `Hand` of
         // integers), and it is the empty bucket.
         let buckets = unsafe { ZeroedSlice::new(count, std::mem::size_of::<Bucket>()) }?;
-        Some(FirstLooks {
-            buckets,
-            active: count,
-        })
-    }
-
-    /// Uses about `bytes` bytes of the cache (at least one bucket, at most all).
-    pub fn fit(&mut self, bytes: usize) {
-        self.active = (bytes / std::mem::size_of::<Bucket>()).clamp(1, self.buckets.len());
+        Some(FirstLooks { buckets })
     }
 
     fn bucket(&self, key: u64) -> usize {
-        ((key as u128 * self.active as u128) >> 64) as usize
+        ((key as u128 * self.buckets.len() as u128) >> 64) as usize
     }
 
     /// Asks for the bucket of `key`'s board to be brought into the cache.

@@ -6,18 +6,10 @@
 //! for every hand holding at least `h` (the attacker has every move it had, the defender
 //! only fewer drops), and a disproof with hand `h` holds for every hand within `h`.
 //!
-//! The table never outgrows the size asked for. Entries of one board share a cluster;
-//! when a cluster is full the entry that cost the least search is replaced, and when the
-//! whole table is nearly full a sweep drops the cheaper half of the entries (garbage
-//! collection), so a long search keeps its expensive results and goes on in bounded
-//! memory.
-//!
-//! Within that size, the table uses only as much memory as its entries need: it starts
-//! on a small part of it and doubles that part whenever it is a quarter full, each
-//! cluster splitting into two. Fresh memory is expensive the first time it is touched
-//! (the system zeroes it then, and on a virtual machine finds it first): used whole from
-//! the start, a 4 GiB table made a problem of 22,000 nodes take 7 s, all of it the
-//! system's; a short problem now costs the same with any size of table.
+//! The table never grows. Entries of one board share a cluster; when a cluster is full
+//! the entry that cost the least search is replaced, and when the whole table is nearly
+//! full a sweep drops the cheaper half of the entries (garbage collection), so a long
+//! search keeps its expensive results and goes on in bounded memory.
 
 use crate::memory::ZeroedSlice;
 use crate::types::Hand;
@@ -41,13 +33,6 @@ const CLUSTER: usize = 8;
 
 /// Bytes in a cache line.
 const CACHE_LINE: usize = 64;
-
-/// The part of a table in use at the start (at most; a smaller table is used whole).
-const FIRST_ACTIVE_BYTES: usize = 256 << 10;
-
-/// The part in use doubles when more than this fraction of its entries is filled (one
-/// over): few clusters overflow at that load.
-const GROW_AT: usize = 4;
 
 // 32-byte aligned (its size), so that two share a cache line and none straddles two.
 #[derive(Clone, Copy, Debug, Default)]
@@ -124,11 +109,6 @@ pub struct Table {
     entries: ZeroedSlice<Entry>,
     /// Clusters in the table.
     clusters: usize,
-    /// Clusters in use now, from the start of `entries`: `clusters` divided by a power of
-    /// two. Nothing is stored beyond them, and their memory is untouched.
-    active: usize,
-    /// `active` at the start.
-    first_active: usize,
     used: usize,
     /// Garbage collections run so far (reported by the solver).
     pub collections: u32,
@@ -158,16 +138,9 @@ impl Table {
                 mib,
                 physical: None,
             })?;
-        let cluster_bytes = CLUSTER * std::mem::size_of::<Entry>();
-        let mut first_active = clusters;
-        while first_active.is_multiple_of(2) && first_active * cluster_bytes > FIRST_ACTIVE_BYTES {
-            first_active /= 2;
-        }
         Ok(Table {
             entries,
             clusters,
-            active: first_active,
-            first_active,
             used: 0,
             collections: 0,
         })
@@ -184,19 +157,13 @@ impl Table {
     }
 
     pub fn clear(&mut self) {
-        // Only the part in use holds entries; a table nothing was stored in is clear
-        // already, and skipping the fill leaves its pages unwritten (see `entries`).
+        // A table nothing was stored in is clear already; skipping the fill also leaves
+        // the pages of a new table unwritten (see `entries`).
         if self.used > 0 {
-            self.entries[..self.active * CLUSTER].fill(Entry::default());
+            self.entries.fill(Entry::default());
         }
-        self.active = self.first_active;
         self.used = 0;
         self.collections = 0;
-    }
-
-    /// Bytes of the table in use now (see the module documentation).
-    pub fn active_bytes(&self) -> usize {
-        self.active * CLUSTER * std::mem::size_of::<Entry>()
     }
 
     /// Occupancy in permille, as USI `hashfull` reports it.
@@ -206,9 +173,7 @@ impl Table {
 
     /// The index of the first entry of `key`'s cluster.
     fn cluster(&self, key: u64) -> usize {
-        // The high bits of the key pick the cluster, so when the clusters in use double,
-        // cluster c's entries go to 2c and 2c + 1.
-        (((key as u128 * self.active as u128) >> 64) as usize) * CLUSTER
+        (((key as u128 * self.clusters as u128) >> 64) as usize) * CLUSTER
     }
 
     /// Asks for `key`'s cluster to be brought into the cache: a node looks up all its
@@ -348,38 +313,8 @@ impl Table {
             tainted: known.tainted,
             amount: amount.saturating_mul(bonus),
         };
-        if self.active < self.clusters {
-            if self.used * GROW_AT > self.active * CLUSTER {
-                self.grow();
-            }
-        } else if self.used * 10 > self.capacity() * 9 {
+        if self.used * 10 > self.capacity() * 9 {
             self.collect();
-        }
-    }
-
-    /// Doubles the clusters in use: each splits into two, by the next bit of its
-    /// entries' keys. From the last cluster down, the two a cluster splits into are
-    /// above every cluster not yet split, and empty.
-    fn grow(&mut self) {
-        let old = self.active;
-        self.active = old * 2;
-        debug_assert!(self.active <= self.clusters);
-        for c in (0..old).rev() {
-            let start = c * CLUSTER;
-            let mut moving = [Entry::default(); CLUSTER];
-            moving.copy_from_slice(&self.entries[start..start + CLUSTER]);
-            self.entries[start..start + CLUSTER].fill(Entry::default());
-            for e in moving.into_iter().filter(|e| e.amount != 0) {
-                let target = self.cluster(e.key);
-                debug_assert!(target / CLUSTER == 2 * c || target / CLUSTER == 2 * c + 1);
-                // Both halves together held at most a cluster's entries.
-                if let Some(slot) = self.entries[target..target + CLUSTER]
-                    .iter_mut()
-                    .find(|slot| slot.amount == 0)
-                {
-                    *slot = e;
-                }
-            }
         }
     }
 
@@ -387,7 +322,8 @@ impl Table {
     /// search (estimated from a sample), which is about half the table.
     fn collect(&mut self) {
         let step = (self.capacity() / 4096).max(1);
-        let mut sample: Vec<u32> = self.entries[..self.active * CLUSTER]
+        let mut sample: Vec<u32> = self
+            .entries
             .iter()
             .step_by(step)
             .filter(|e| e.amount > 0)
@@ -399,7 +335,7 @@ impl Table {
         let mid = sample.len() / 2;
         let (_, &mut median, _) = sample.select_nth_unstable(mid);
         let mut used = 0;
-        for e in self.entries[..self.active * CLUSTER].iter_mut() {
+        for e in self.entries.iter_mut() {
             if e.amount > 0 && e.amount <= median {
                 e.amount = 0;
             } else if e.amount > 0 {
@@ -409,7 +345,7 @@ impl Table {
         // With every amount equal nothing would go: then drop everything but proofs.
         if used * 10 > self.capacity() * 9 {
             used = 0;
-            for e in self.entries[..self.active * CLUSTER].iter_mut() {
+            for e in self.entries.iter_mut() {
                 if e.amount > 0 && e.pn != 0 {
                     e.amount = 0;
                 } else if e.amount > 0 {
@@ -588,36 +524,6 @@ mod tests {
             5,
         );
         assert_eq!(t.probe(42, h, u16::MAX, true).map(|k| k.len), Some(5));
-    }
-
-    #[test]
-    fn a_table_grows_as_it_fills_and_keeps_what_it_held() {
-        let mut t = Table::new(4);
-        let first = t.active_bytes();
-        assert!(first <= FIRST_ACTIVE_BYTES);
-        let key = |i: u64| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        // Well under the whole table's entries: it grows, and collects nothing.
-        let n = (t.capacity() / 8) as u64;
-        for i in 0..n {
-            t.store(key(i), known(hand(1, 0), 2 + (i % 7) as u32, 3), 1 + i % 5);
-        }
-        assert_eq!(t.collections, 0);
-        assert!(t.active_bytes() > first && t.active_bytes() <= 4 << 20);
-        assert!(t.used * GROW_AT <= t.active * CLUSTER);
-        // Every entry is where a lookup finds it, with its numbers.
-        let found = (0..n)
-            .filter(|&i| {
-                t.probe(key(i), hand(1, 0), u16::MAX, true)
-                    .is_some_and(|k| k.pn == 2 + (i % 7) as u32 && k.dn == 3)
-            })
-            .count() as u64;
-        assert_eq!(found + (n - t.used as u64), n, "entries lost in the splits");
-        assert!(found * 100 >= n * 99, "{found} of {n} found");
-        // A cleared table starts small again.
-        t.clear();
-        assert_eq!(t.active_bytes(), first);
-        assert!(t.probe(key(1), hand(1, 0), u16::MAX, true).is_none());
-        assert!(t.entries.iter().all(|e| e.amount == 0));
     }
 
     #[test]
