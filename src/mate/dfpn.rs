@@ -271,7 +271,7 @@ impl<'a> Dfpn<'a> {
     }
 
     fn poll(&mut self) {
-        if self.nodes >= self.node_limit || self.stop.load(Ordering::Relaxed) {
+        if self.nodes >= self.node_limit || self.stopped() {
             self.aborted = true;
         }
         if self.nodes.is_multiple_of(4096) {
