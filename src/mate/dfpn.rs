@@ -151,6 +151,9 @@ pub struct Dfpn<'a> {
     pub aborted: bool,
     /// The positions on the path, for repetitions.
     path: Path,
+    /// A move left out at the root of the search, with the root's depth on the path (see
+    /// [`Dfpn::solve_without`]).
+    without: Option<(Move, usize)>,
     /// Whether failures that rested on a repetition (tainted) are taken from the table.
     /// Off, every such failure is found again on the path at hand, which makes a
     /// disproof exact at the price of more search.
@@ -187,6 +190,7 @@ impl<'a> Dfpn<'a> {
             stop,
             aborted: false,
             path: Path::default(),
+            without: None,
             reuse_tainted: true,
             hit_max_ply: false,
             first_looks,
@@ -230,6 +234,12 @@ impl<'a> Dfpn<'a> {
         (known, !self.aborted)
     }
 
+    /// Sets whether failures resting on repetitions (tainted) are taken from the table;
+    /// returns the setting before.
+    pub fn set_reuse_tainted(&mut self, on: bool) -> bool {
+        std::mem::replace(&mut self.reuse_tainted, on)
+    }
+
     /// The current position as the path records it.
     pub fn step(&self) -> Step {
         (self.pos.board_key(), self.pos.hand(self.attacker))
@@ -242,6 +252,17 @@ impl<'a> Dfpn<'a> {
         let saved = std::mem::replace(&mut self.path, Path::from_steps(history));
         let known = self.solve(remaining);
         self.path = saved;
+        known
+    }
+
+    /// [`Dfpn::solve_after`] with the root's move `mv` left out: whether one of the
+    /// other moves mates within `remaining` plies. A proof found is stored as usual (a
+    /// mate without `mv` is a mate); anything else the root's search found is not, as it
+    /// holds only without `mv`, and the numbers returned then say nothing of the root.
+    pub fn solve_without(&mut self, history: &[Step], remaining: u16, mv: Move) -> Known {
+        let saved = self.without.replace((mv, history.len()));
+        let known = self.solve_after(history, remaining);
+        self.without = saved;
         known
     }
 
@@ -482,8 +503,16 @@ impl<'a> Dfpn<'a> {
         } else {
             InterpositionSquares::new(&self.pos)
         };
+        // The root of `solve_without`: its move left out.
+        let without = match self.without {
+            Some((mv, depth)) if self.path.len() == depth => Some(mv),
+            _ => None,
+        };
         let mut order: Vec<Next> = Vec::with_capacity(moves.len());
         for &mv in moves.iter() {
+            if Some(mv) == without {
+                continue;
+            }
             // The position after the move, named without making it: a child the table
             // knows, or whose first look is remembered, is never played.
             let key = self.pos.board_key_after(mv);
@@ -565,7 +594,8 @@ impl<'a> Dfpn<'a> {
         } else {
             hand
         };
-        if !self.aborted || known.pn == 0 || known.dn == 0 {
+        let holds = known.pn == 0 || (without.is_none() && (known.dn == 0 || !self.aborted));
+        if holds {
             self.table.store(key, known, self.nodes - start + 1);
         }
         known
@@ -810,6 +840,30 @@ mod tests {
         let known = known_after_solving(&with_gold, &without, &mut table);
         assert!(known.is_proved(), "{known:?}");
         assert!(known.hand.is_empty(), "{known:?}");
+    }
+
+    #[test]
+    fn a_search_without_a_move_stores_only_its_proofs() {
+        // The dragon to 1c mates at once (the silver guards 1a, 2a and 1c); with the gold
+        // in hand, G*1c mates as well.
+        let with_gold = position("9/7Sk/1+R7/9/9/9/9/9/9 b Gr2b3g3s4n4l18p 1");
+        let without_gold = position("9/7Sk/1+R7/9/9/9/9/9/9 b r2b4g3s4n4l18p 1");
+        let dragon = Move::from_usi("8c1c").unwrap();
+        let stop = AtomicBool::new(false);
+        let mut progress = |_: u64, _: &Table| {};
+        let mut table = Table::new(1);
+        let mut search = Dfpn::new(without_gold, &mut table, &stop, &mut progress);
+        // No other mate in one: not proved, and the failure, which holds only without
+        // the dragon's move, is not stored for the position.
+        let known = search.solve_without(&[], 1, dragon);
+        assert!(!known.is_proved(), "{known:?}");
+        assert!(!search.known_here(1).is_disproved());
+        assert!(search.solve(1).is_proved());
+        // With the gold the other mate is found, and stored.
+        search.pos = with_gold;
+        let known = search.solve_without(&[], 1, dragon);
+        assert!(known.is_proved(), "{known:?}");
+        assert!(search.known_here(1).is_proved());
     }
 
     #[test]

@@ -12,17 +12,28 @@
 //! - When that search runs out of nodes, *tightening the line*: from the end of the line
 //!   shown back to its start, each attacker's position on it is asked for a mate two
 //!   plies shorter than the one the table holds for it, again and again until the
-//!   answer is no, each question with a small node budget. What was saved further down
-//!   answers the first questions at once; the last one asks whether the position has a
-//!   shortcut of its own. A detour (the king sent round two squares before the check
-//!   that brings it back) is cut out where the proofs it needs are at hand, and the
-//!   savings climb the line to the root, whose new length is the round's result.
+//!   answer is no, each question with a small node budget. A question asks first about
+//!   the line's own move, and only when its mate is longer than the next position's
+//!   needs (that position was just shortened, or another reply of the defender is the
+//!   longer defence): what was saved further down answers it at once. Then it asks
+//!   about the other moves, leaving the line's move out, so that it does not follow the
+//!   line down through positions already asked. A detour (the king sent round two
+//!   squares before the check that brings it back) is cut out where its shortcut is one
+//!   of those other moves, and the savings climb the line to the root.
+//! - The questions take no failure resting on a repetition (tainted) from the table: the
+//!   first search leaves such failures on the very moves that shorten its line, and
+//!   taken as they are, they answer each of those questions with a failure that does not
+//!   hold there.
+//! - A tightening that does not shorten the root may still have moved its longest
+//!   defence onto another line (a reply the line did not take): that line is read from
+//!   the table and tightened next.
 //!
 //! The whole problem gets a hundred times a question's nodes. A round that proves
-//! nothing shorter doubles both, so neither step can starve the other: on Microcosmos
-//! the whole problem limited to 1,583 plies ran for 25 minutes without an answer, while
-//! the rounds with the tightening took the 1,585-ply first mate to 1,529 plies (the
-//! published solution has 1,525) in 17.5 minutes.
+//! nothing shorter (and has no new line to tighten) doubles both, so neither step can
+//! starve the other. On Microcosmos the 1,585-ply first mate came down to the published
+//! 1,525 plies 18 s after it was found; before these refinements the tightening's
+//! questions followed the line down or met the first search's repetition failures, and
+//! the same search reached only 1,565 to 1,529 plies in 27 minutes.
 
 use super::dfpn::{Dfpn, NO_LIMIT};
 use super::pv::{self, is_mating_line};
@@ -64,6 +75,8 @@ pub fn shorten(
     best_plies: &Cell<Option<u16>>,
 ) -> Shortest {
     let mut effort = TIGHTEN_NODES;
+    // The lines tightened with this effort and this bound.
+    let mut tightened: Vec<Vec<Move>> = Vec::new();
     while best.bound > 1 {
         let whole = effort.saturating_mul(WHOLE_PER_QUESTION);
         let (mut known, exact) = search.solve_exact(
@@ -83,13 +96,26 @@ pub fn shorten(
                 return best;
             }
             tighten(search, &best.line, effort, search_deadline);
+            tightened.push(best.line.clone());
             // The tightening ends at the root: what it proved there is the new bound.
             known = search.known_here(NO_LIMIT);
             if !known.is_proved() || known.len >= best.bound {
-                effort = effort.saturating_mul(2);
+                // The longest defence may now run along another line (a reply the line
+                // did not take became the longest once the line's own mate shortened):
+                // that line is tightened next, with the same effort.
+                match pv::principal_variation(search, best.bound, deadline) {
+                    Some(line) if !tightened.contains(&line) && is_mating_line(pos, &line) => {
+                        best.line = line;
+                    }
+                    _ => {
+                        effort = effort.saturating_mul(2);
+                        tightened.clear();
+                    }
+                }
                 continue;
             }
         }
+        tightened.clear();
         best.bound = known.len.min(best.bound - 2);
         best.found_at = Some(Instant::now());
         best_plies.set(Some(best.bound));
@@ -106,12 +132,19 @@ pub fn shorten(
 /// position, which it leaves as it found it, each question limited to `nodes_each`.
 /// What it proves goes to the table only.
 fn tighten(search: &mut Dfpn, line: &[Move], nodes_each: u64, deadline: Instant) {
+    // A failure that rests on a repetition seen from another path is not taken from the
+    // table here: the first search leaves such failures on the very moves that shorten
+    // its line (on Microcosmos, the knight drop that its detours put off), and reused,
+    // they answer every question there with a failure that does not hold.
+    let reuse = search.set_reuse_tainted(false);
     let mut steps = Vec::with_capacity(line.len() + 1);
     steps.push(search.step());
     for &mv in line {
         search.pos.play_unchecked(mv);
         steps.push(search.step());
     }
+    // The mate the table holds for the attacker's position two plies further on the line.
+    let mut below: Option<u16> = None;
     for i in (0..=line.len()).rev() {
         if i < line.len() {
             search.pos.undo();
@@ -120,20 +153,37 @@ fn tighten(search: &mut Dfpn, line: &[Move], nodes_each: u64, deadline: Instant)
         if i % 2 != 0 {
             continue;
         }
-        // The first answer is often only what was saved further down the line; asking
-        // again finds out whether this position has a shortcut of its own.
         loop {
             if search.stopped() || Instant::now() >= deadline {
                 break;
             }
             let known = search.known_here(NO_LIMIT);
-            if !known.is_proved() || known.len < 3 {
+            if !known.is_proved() || known.len < 3 || i == line.len() {
                 break;
             }
+            let bound = known.len - 2;
+            // The line's move, when its mate is longer than the line's reply needs: what
+            // was saved further down answers at once, or another reply of the defender
+            // there is the longer defence and needs a shorter mate of its own.
+            if below.is_none_or(|b| known.len > b.saturating_add(2)) {
+                search.set_limits(Some(nodes_each), Some(deadline));
+                if search.solve_after(&steps[..i], bound).is_proved() {
+                    continue;
+                }
+            }
+            // A shortcut of this position's own: another move. The line's move is left
+            // out, or the question would follow it down the line, hundreds of plies of
+            // positions already asked.
             search.set_limits(Some(nodes_each), Some(deadline));
-            if !search.solve_after(&steps[..i], known.len - 2).is_proved() {
+            if !search
+                .solve_without(&steps[..i], bound, line[i])
+                .is_proved()
+            {
                 break;
             }
         }
+        let known = search.known_here(NO_LIMIT);
+        below = known.is_proved().then_some(known.len);
     }
+    search.set_reuse_tainted(reuse);
 }
