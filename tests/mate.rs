@@ -333,6 +333,18 @@ fn the_search_for_shorter_mates_takes_the_time_it_is_given() {
 #[test]
 #[ignore]
 fn long_problems_benchmark() {
+    // Microcosmos's line is 1,500 plies and more: deeper than a test thread's stack holds
+    // (the search recurses once a ply), so the problems run on a thread with the stack
+    // `go mate` gives its solver.
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(long_problems_on_this_thread)
+        .expect("a thread for the long problems")
+        .join()
+        .unwrap();
+}
+
+fn long_problems_on_this_thread() {
     let seconds_each = std::env::var("HAYATE_LONG_SECONDS")
         .ok()
         .and_then(|s| s.parse().ok())
