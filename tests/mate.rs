@@ -337,7 +337,7 @@ fn long_problems_benchmark() {
     // (the search recurses once a ply), so the problems run on a thread with the stack
     // `go mate` gives its solver.
     std::thread::Builder::new()
-        .stack_size(256 << 20)
+        .stack_size(mate::STACK_BYTES)
         .spawn(long_problems_on_this_thread)
         .expect("a thread for the long problems")
         .join()

@@ -37,6 +37,11 @@ pub use table::Table;
 /// Default size of the proof table in MiB (the `MateHash` option).
 pub const DEFAULT_HASH_MIB: usize = 256;
 
+/// The stack a thread that runs the solver needs: the search recurses once a ply, and
+/// lines go to [`dfpn::MAX_PLY`] plies (Microcosmos's first mate is 1,585 plies deep,
+/// more than a 2 MiB thread holds).
+pub const STACK_BYTES: usize = 256 << 20;
+
 /// What the solver found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {

@@ -145,10 +145,10 @@ fn tighten(search: &mut Dfpn, line: &[Move], nodes_each: u64, deadline: Instant)
     }
     // The mate the table holds for the attacker's position two plies further on the line.
     let mut below: Option<u16> = None;
-    for i in (0..=line.len()).rev() {
-        if i < line.len() {
-            search.pos.undo();
-        }
+    // From the attacker's last move back (the position after it, the mated defender's,
+    // has nothing to ask).
+    for i in (0..line.len()).rev() {
+        search.pos.undo();
         // The attacker moves at the even plies.
         if i % 2 != 0 {
             continue;
@@ -158,7 +158,7 @@ fn tighten(search: &mut Dfpn, line: &[Move], nodes_each: u64, deadline: Instant)
                 break;
             }
             let known = search.known_here(NO_LIMIT);
-            if !known.is_proved() || known.len < 3 || i == line.len() {
+            if !known.is_proved() || known.len < 3 {
                 break;
             }
             let bound = known.len - 2;

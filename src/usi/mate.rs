@@ -12,9 +12,6 @@ use crate::position::Position;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-/// Stack of the solving thread: the search recurses once per ply of the line it follows.
-const STACK_BYTES: usize = 256 << 20;
-
 /// The `go mate` state of a session.
 #[derive(Default)]
 pub struct MateRunner {
@@ -45,7 +42,7 @@ impl MateRunner {
                 }
             }
         };
-        self.job = Background::start("mate", STACK_BYTES, move |stop| {
+        self.job = Background::start("mate", mate::STACK_BYTES, move |stop| {
             solve(pos, millis, table, stop, &out)
         });
     }
