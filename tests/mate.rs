@@ -10,7 +10,7 @@
 mod common;
 
 use common::{EngineProcess, BIN};
-use hayate::mate::{self, Limits, Outcome, Table};
+use hayate::mate::{self, tsume_length, Limits, Outcome, Table};
 use hayate::{Move, Position};
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
@@ -121,25 +121,25 @@ fn every_problem_of_up_to_eleven_plies_is_solved_with_a_valid_line() {
                 pr.line, r.outcome, pr.listed
             );
         };
+        let counted = tsume_length(&root, line);
         let line = texts(line);
         if let Err(e) = check_line(&root, &line) {
             panic!("line {}: {e}: {}", pr.line, line.join(" "));
         }
-        // The length stated is the one proved: never shorter than the line shown.
+        // The length stated is the one proved: never shorter than the line shown, by the
+        // tsume count (futile interpositions played out count two plies less each).
         assert!(
-            r.plies.is_some_and(|p| p as usize >= line.len()),
-            "line {}: {:?} plies stated for a line of {}",
+            r.plies.is_some_and(|p| p as usize >= counted),
+            "line {}: {:?} plies stated for a line of {counted}",
             pr.line,
             r.plies,
-            line.len()
         );
         // The search for shorter mates reaches the listed length (several listed lengths
         // are longer than the problems' true shortest mates).
         assert!(
-            line.len() <= pr.listed,
-            "line {}: {} plies for a listed {}: {}",
+            counted <= pr.listed,
+            "line {}: {counted} plies for a listed {}: {}",
             pr.line,
-            line.len(),
             pr.listed,
             line.join(" ")
         );
@@ -328,8 +328,9 @@ fn the_search_for_shorter_mates_takes_the_time_it_is_given() {
 
 /// The long problems as a benchmark (`cargo test --release --test mate -- --ignored
 /// --nocapture long`; `HAYATE_LONG_SECONDS`, default 120, per problem). Each answer must
-/// be a valid mating line; the problems solved so far must stay solved, Kemuri-zume and
-/// Kotobuki proved at their published lengths, and Microcosmos too with 600 seconds.
+/// be a valid mating line; the problems solved so far must stay solved, the 29- and
+/// 39-ply problems, Kemuri-zume and Kotobuki proved at their published lengths, and
+/// Microcosmos too with 600 seconds.
 #[test]
 #[ignore]
 fn long_problems_benchmark() {
@@ -375,7 +376,7 @@ fn long_problems_on_this_thread() {
         );
         // The length proved; the line shown may be shorter where a defence in it is not
         // the longest (the table holds bounds on the lengths, see mate/pv.rs).
-        if listed == 117 || listed == 611 || listed == 29 {
+        if [29, 39, 117, 611].contains(&listed) {
             assert_eq!(r.plies.map(usize::from), Some(listed), "line {line}");
         }
         // Microcosmos reaches its published length in two to four minutes on one core
@@ -472,6 +473,48 @@ fn useless_interpositions_are_recognised() {
     assert!(is_useless_interposition(&guarded, drop("1e")));
     // A king move is a real defence.
     assert!(!is_useless_interposition(&p, p.parse_move("1a2a").unwrap()));
+}
+
+#[test]
+fn a_drop_the_checker_takes_with_mate_is_futile() {
+    use hayate::mate::interposition::checker_takes_and_mates;
+    // The published 39-ply problem (tests/data/tsume-long.sfen) ends 2c3c 4b4a 4d4c: the
+    // dragon's check on 4a is mate by the tsume count, though White can drop a pawn on 4b
+    // (guarded by its king), because 4c4b takes it with mate.
+    let line = "7b6b 5b4c 8b9c 4c3d 1b2c 3d2c N*1e 2c3b N*2d 3b2b 2d1b+ 2b3b 1b2b 3b2b 4f1c \
+                2b1c 9c3c 1c1d 3c2c 1d1e P*1f 1e1f P*1g 1f1g 5g6f 1g1h 2c2g 1h1i 8g8i S*6i \
+                8i6i 6h6i+ S*2h 1i2i 2h3g 2i3i 2g2h 3i4i 2h4h";
+    let sfen = "9/1+R+N1kP2S/6pn1/9/9/5+B3/1R2S4/3p5/9 b NPb4g2sn4l14p 1";
+    // The oracle's line after 2c3d (the 39-ply problem's other defence, 31 plies from
+    // there by the published count), to its last three plies.
+    let other = "7b6b 5b4c 8b9c 4c3d 1b2c 3d2c N*1e 2c3d 8g8d P*4d 8d4d 3d4d N*3f 4d3d 9c8d \
+                 3d4c 8d4d 4c3b 3f2d 3b2a P*2b 2a2b P*2c 2b1a 2d1b+ 1a1b 4d1d 1b2a 2c2b+ \
+                 2a2b 1e2c+ 2b3a 4f1c 3a4b 1d4d P*4c";
+    let after = |moves: &str| {
+        hayate::attacks::init();
+        hayate::position::PositionCommand::from_argument(&format!("sfen {sfen} moves {moves}"))
+            .unwrap()
+    };
+    let mut p = after(&format!("{other} 2c3c 4b4a 4d4c"));
+    let pawn = p.parse_move("P*4b").unwrap();
+    assert!(checker_takes_and_mates(&mut p, pawn));
+    let end = after(other);
+    let r = solve(&end, &mut Table::new(16), seconds(20));
+    assert_eq!(r.plies, Some(3), "{:?}", r.outcome);
+    assert!(r.shortest);
+    // A drop the checker cannot take with mate counts (a listed mate in 3,
+    // tests/data/tsume.sfen line 50: 4a3a+ P*2a N*2c; 3a2a would be taken by the king).
+    let mut q = pos("5Rn1k/9/8P/9/9/9/9/9/9 b r2b4g4s3n4l17p 1");
+    q.play_unchecked(q.parse_move("4a3a+").unwrap());
+    let pawn = q.parse_move("P*2a").unwrap();
+    assert!(!checker_takes_and_mates(&mut q, pawn));
+    // The published line itself, 39 plies, is 39 by the count.
+    let root = pos(sfen);
+    let moves: Vec<Move> = line
+        .split_whitespace()
+        .map(|m| Move::from_usi(m).unwrap())
+        .collect();
+    assert_eq!(tsume_length(&root, &moves), 39);
 }
 
 // ---------------------------------------------------------------------------------------

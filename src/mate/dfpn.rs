@@ -49,7 +49,7 @@ use super::delay::{delay, waiting_drop_squares, Delay};
 use super::disproof;
 use super::estimate::{self, UNIT};
 use super::first_look::{FirstLook, FirstLooks};
-use super::interposition::{withheld_interposers, InterpositionSquares};
+use super::interposition::{checker_takes_and_mates, withheld_interposers, InterpositionSquares};
 use super::one::mate_in_one;
 use super::path::{Path, Step};
 use super::table::{Known, Lookup, Table, INF};
@@ -68,8 +68,11 @@ struct Child {
     known: Known,
     /// Plies left for the mate after this move.
     remaining: u16,
-    /// A useless interposition: its mate is counted two plies shorter.
-    useless: bool,
+    /// A drop between the checker and the king.
+    interposes: bool,
+    /// A useless interposition, or an interposing drop that the checker takes with mate:
+    /// its mate counts two plies shorter (see [`Dfpn::futile`]).
+    futile: bool,
     /// The kind of hand piece the move takes, if it captures.
     captured: Option<PieceKind>,
     /// The move's chain: it is searched only once the moves before it in its chain are
@@ -128,13 +131,26 @@ fn failed(remaining: u16, hand: Hand) -> Known {
     }
 }
 
-/// The plies left after one move.
+/// The plies left after one move: one less, and two more after a useless interposition
+/// (its mate counts two plies shorter).
 pub fn after_move(remaining: u16, useless: bool) -> u16 {
     match remaining {
         NO_LIMIT => NO_LIMIT,
-        r => (r - 1)
+        r => r
+            .saturating_sub(1)
             .saturating_add(if useless { 2 } else { 0 })
             .min(NO_LIMIT - 1),
+    }
+}
+
+/// The plies left after a defender's reply (see [`after_move`]). With one ply or none left
+/// the reply must be futile (see [`Dfpn::mid`]): a drop the checker takes with mate then
+/// gets the ply of that mate, which adds nothing to the length.
+pub fn after_reply(remaining: u16, useless: bool, interposes: bool) -> u16 {
+    if interposes && remaining <= 1 {
+        after_move(remaining, useless).max(1)
+    } else {
+        after_move(remaining, useless)
     }
 }
 
@@ -327,7 +343,12 @@ impl<'a> Dfpn<'a> {
     ) -> Child {
         let Next { mv, delay, key } = next;
         let useless = !or && squares.is_useless(mv);
-        let remaining = after_move(remaining, useless);
+        let interposes = !or && squares.is_interposing_drop(mv);
+        let remaining = if or {
+            after_move(remaining, false)
+        } else {
+            after_reply(remaining, useless, interposes)
+        };
         let captured = self.pos.piece_at(mv.to()).map(|p| p.kind().unpromoted());
         let mut hand = self.pos.hand(self.attacker);
         if or {
@@ -359,14 +380,27 @@ impl<'a> Dfpn<'a> {
                 ..known
             }
         };
+        let futile = useless || self.futile(mv, interposes, &known);
         Child {
             mv,
             known,
             remaining,
-            useless,
+            interposes,
+            futile,
             captured,
             delay,
         }
+    }
+
+    /// Whether the defender's reply `mv` (`interposes`: a drop between the checker and
+    /// the king), whose position is known as `known`, is futile by its mate: a mate in one
+    /// by the checker taking the dropped piece ([`checker_takes_and_mates`]). Tested only
+    /// once the reply is proved with a mate in one, which is rare and settles it.
+    fn futile(&mut self, mv: Move, interposes: bool, known: &Known) -> bool {
+        interposes
+            && known.is_proved()
+            && known.len == 1
+            && checker_takes_and_mates(&mut self.pos, mv)
     }
 
     /// The numbers of the position after `mv` (`key`, the attacker holding `hand`), which
@@ -490,19 +524,29 @@ impl<'a> Dfpn<'a> {
             self.table.store(key, known, 1);
             return known;
         }
-        if remaining == 0 {
-            return failed(0, hand);
+        let squares = if or {
+            InterpositionSquares::default()
+        } else {
+            InterpositionSquares::new(&self.pos)
+        };
+        // A defender's node with one ply or none left: every reply but a futile one needs
+        // two more. Useless interpositions are searched as ever; a drop the checker takes
+        // with mate gets one ply for that mate ([`after_reply`]); any other reply fails
+        // the node.
+        if !or && remaining <= 1 {
+            let futile = |pos: &mut Position, mv: Move| {
+                squares.is_useless(mv)
+                    || (squares.is_interposing_drop(mv) && checker_takes_and_mates(pos, mv))
+            };
+            if !moves.iter().all(|&mv| futile(&mut self.pos, mv)) {
+                return failed(remaining, hand);
+            }
         }
         if self.path.len() >= MAX_PLY {
             self.hit_max_ply = true;
             return FAILED_ON_PATH;
         }
 
-        let squares = if or {
-            InterpositionSquares::default()
-        } else {
-            InterpositionSquares::new(&self.pos)
-        };
         // The root of `solve_without`: its move left out.
         let without = match self.without {
             Some((mv, depth)) if self.path.len() == depth => Some(mv),
@@ -575,6 +619,9 @@ impl<'a> Dfpn<'a> {
             let result = self.mid(cthpn, cthdn, c.remaining);
             self.pos.undo();
             children[best].known = result;
+            if !children[best].futile {
+                children[best].futile = self.futile(c.mv, c.interposes, &result);
+            }
             // Only the searched child is brought up to date: looking up every sibling
             // after every descent cost more than the transpositions it caught (the
             // siblings are looked up afresh whenever the node is entered again). The
@@ -741,10 +788,12 @@ fn summarize(or: bool, children: &[Child], remaining: u16) -> Summary {
             second = value;
         }
         if k.pn == 0 {
-            let len = if c.useless {
-                k.len.saturating_sub(2)
+            // The mate's length through this child: a futile reply counts two plies less.
+            let len = k.len.saturating_add(1);
+            let len = if !or && c.futile {
+                len.saturating_sub(2)
             } else {
-                k.len
+                len
             };
             len_min = len_min.min(len);
             len_max = len_max.max(len);
@@ -770,9 +819,9 @@ fn summarize(or: bool, children: &[Child], remaining: u16) -> Summary {
     };
     let len = if pn == 0 {
         if or {
-            len_min.saturating_add(1)
+            len_min
         } else {
-            len_max.saturating_add(1)
+            len_max
         }
     } else if dn == 0 {
         // A failure holds for any length when it did not rest on the limit: at an OR node
@@ -911,7 +960,8 @@ mod tests {
             ),
             known: Known { pn, dn, ..UNKNOWN },
             remaining: NO_LIMIT,
-            useless: false,
+            interposes: false,
+            futile: false,
             captured: None,
             delay: Delay { chain, order },
         };

@@ -16,9 +16,42 @@ use crate::types::{Bitboard, Hand, Move, PieceKind, Square};
 /// of the defender's guards the square (the king does next to it), so the capture is not
 /// answered. By tsume convention such a drop adds no length to the mate: the line shows
 /// it only when it delays the mate by more than the two plies it adds (it is searched and
-/// mated like every other reply). A guarded interposition counts as a real defence.
+/// mated like every other reply). A guarded interposition counts as a real defence,
+/// unless the checker takes it with mate (see [`checker_takes_and_mates`]).
 pub fn is_useless_interposition(pos: &Position, mv: Move) -> bool {
     mv.drop_kind().is_some() && InterpositionSquares::new(pos).is_useless(mv)
+}
+
+/// Whether the interposing drop `drop`, a reply of the defender to move in `pos`, is
+/// futile by tsume convention although the defender guards its square: the checker takes
+/// the dropped piece and that is mate. The mate then needs nothing from the drop, which
+/// only delays it by two plies, and the drop adds no length: the published 39-ply
+/// chain-interposition problem ends with such a check (4d4c, where P*4b is answered by
+/// 4c4b). An interposition the attacker must answer otherwise counts (4a3a+ P*2a N*2c
+/// is a mate in three). `pos` is left as it was.
+pub fn checker_takes_and_mates(pos: &mut Position, drop: Move) -> bool {
+    let checkers = pos.checkers();
+    let Some(checker) = checkers.lsb() else {
+        return false;
+    };
+    if checkers.has_more_than_one() || drop.drop_kind().is_none() {
+        return false;
+    }
+    pos.play_unchecked(drop);
+    let mut mates = false;
+    for promote in [false, true] {
+        let take = Move::new(checker, drop.to(), promote);
+        if pos.is_legal(take) {
+            pos.play_unchecked(take);
+            mates = !pos.has_legal_move();
+            pos.undo();
+            if mates {
+                break;
+            }
+        }
+    }
+    pos.undo();
+    mates
 }
 
 /// The squares of a defender's node on which it can interpose, looked at once for all
@@ -26,8 +59,10 @@ pub fn is_useless_interposition(pos: &Position, mv: Move) -> bool {
 /// asks the same questions of its square).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct InterpositionSquares {
-    /// The squares between a single distant checker and the king that nothing of the
-    /// defender's guards (the king included); none unless exactly one piece gives check.
+    /// The squares between a single distant checker and the king; none unless exactly
+    /// one piece gives check.
+    between: Bitboard,
+    /// Those of them that nothing of the defender's guards (the king included).
     unguarded: Bitboard,
     /// Whether the checker is free to take an interposed piece (not pinned to its own
     /// king).
@@ -45,11 +80,13 @@ impl InterpositionSquares {
             return InterpositionSquares::default();
         };
         let occupied = pos.occupied();
-        let unguarded = attacks::between(ksq, checker)
+        let between = attacks::between(ksq, checker);
+        let unguarded = between
             .into_iter()
             .filter(|&sq| pos.attackers_to(us, sq, occupied).is_empty())
             .fold(Bitboard::EMPTY, |set, sq| set | Bitboard::from_square(sq));
         InterpositionSquares {
+            between,
             unguarded,
             checker_free: !pos.blockers_for_king(!us).has(checker),
         }
@@ -58,6 +95,11 @@ impl InterpositionSquares {
     /// Whether the drop `mv` is a useless interposition (see [`is_useless_interposition`]).
     pub fn is_useless(&self, mv: Move) -> bool {
         mv.drop_kind().is_some() && self.checker_free && self.unguarded.has(mv.to())
+    }
+
+    /// Whether `mv` drops a piece between the checker and the king.
+    pub fn is_interposing_drop(&self, mv: Move) -> bool {
+        mv.drop_kind().is_some() && self.between.has(mv.to())
     }
 
     /// Whether the defender guards `sq`, a square of a legal drop (so one between the

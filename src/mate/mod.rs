@@ -27,7 +27,7 @@ pub mod table;
 use crate::position::Position;
 use crate::types::Move;
 use dfpn::{Dfpn, NO_LIMIT};
-pub use pv::is_mating_line;
+pub use pv::{is_mating_line, tsume_length};
 use shorter::{shorten, Shortest};
 use std::cell::Cell;
 use std::sync::atomic::AtomicBool;
@@ -249,6 +249,11 @@ pub fn length_text(report: &Report, line: &[Move]) -> String {
     if line.len() < plies {
         text.push_str(&format!(
             "; the line shown ends in {} plies (not every defence in it is the longest)",
+            line.len()
+        ));
+    } else if line.len() > plies {
+        text.push_str(&format!(
+            "; the line shown plays futile interpositions out to the mate in {} plies",
             line.len()
         ));
     }

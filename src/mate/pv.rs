@@ -7,8 +7,8 @@
 //! table knows: a mate, not always the shortest one, and its length is the length of the
 //! line itself.
 
-use super::dfpn::{after_move, Dfpn, MAX_PLY};
-use super::interposition::is_useless_interposition;
+use super::dfpn::{after_move, after_reply, Dfpn, MAX_PLY};
+use super::interposition::{checker_takes_and_mates, InterpositionSquares};
 use crate::position::Position;
 use crate::types::Move;
 use std::time::Instant;
@@ -43,9 +43,15 @@ pub fn principal_variation(
         // (useful, length) of each proved child; a missing proof is searched again.
         let mut best: Option<(bool, u16, Move, u16)> = None;
         let mut missing = false;
+        let squares = InterpositionSquares::new(&search.pos);
         for &mv in moves.iter() {
-            let useful = or || !is_useless_interposition(&search.pos, mv);
-            let child_remaining = after_move(remaining, !useful);
+            let useless = !or && squares.is_useless(mv);
+            let interposes = !or && squares.is_interposing_drop(mv);
+            let child_remaining = if or {
+                after_move(remaining, false)
+            } else {
+                after_reply(remaining, useless, interposes)
+            };
             search.pos.play_unchecked(mv);
             let repeated = seen.contains(&search.step());
             let mut known = search.known_here(child_remaining);
@@ -59,6 +65,11 @@ pub fn principal_variation(
                 missing |= !or;
                 continue;
             }
+            // A futile reply: a useless interposition, or a drop the checker takes with
+            // mate.
+            let futile = useless
+                || (interposes && known.len == 1 && checker_takes_and_mates(&mut search.pos, mv));
+            let useful = or || !futile;
             let tsume_len = if useful {
                 known.len
             } else {
@@ -101,6 +112,30 @@ pub fn principal_variation(
         search.pos.undo();
     }
     result
+}
+
+/// The length of `line`, a mating line from `pos`, by the tsume count: each futile reply
+/// in it (a useless interposition, or a drop the checker takes with mate) counts two
+/// plies less. A line may play such replies out to reach a position that is mate.
+pub fn tsume_length(pos: &Position, line: &[Move]) -> usize {
+    let mut p = pos.clone();
+    let mut futile = 0;
+    for (i, &mv) in line.iter().enumerate() {
+        if i % 2 == 1 {
+            let squares = InterpositionSquares::new(&p);
+            // A drop answered by the line's last move, a mate in one.
+            let last_reply = i + 2 == line.len();
+            if squares.is_useless(mv)
+                || (last_reply
+                    && squares.is_interposing_drop(mv)
+                    && checker_takes_and_mates(&mut p, mv))
+            {
+                futile += 1;
+            }
+        }
+        p.play_unchecked(mv);
+    }
+    line.len() - 2 * futile
 }
 
 /// Whether `line` is a mating line from `pos`: every move legal, every attacker move a
