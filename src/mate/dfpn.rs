@@ -380,27 +380,39 @@ impl<'a> Dfpn<'a> {
                 ..known
             }
         };
-        let futile = useless || self.futile(mv, interposes, &known);
         Child {
             mv,
             known,
             remaining,
             interposes,
-            futile,
+            // A drop the checker takes with mate is found futile once the node is
+            // proved ([`Dfpn::mark_futile`]).
+            futile: useless,
             captured,
             delay,
         }
     }
 
-    /// Whether the defender's reply `mv` (`interposes`: a drop between the checker and
-    /// the king), whose position is known as `known`, is futile by its mate: a mate in one
-    /// by the checker taking the dropped piece ([`checker_takes_and_mates`]). Tested only
-    /// once the reply is proved with a mate in one, which is rare and settles it.
-    fn futile(&mut self, mv: Move, interposes: bool, known: &Known) -> bool {
-        interposes
-            && known.is_proved()
-            && known.len == 1
-            && checker_takes_and_mates(&mut self.pos, mv)
+    /// Marks as futile the interposing drops among a proved defender's node's `children`
+    /// that the checker takes with mate ([`checker_takes_and_mates`]); returns whether it
+    /// marked any. Asked only once the node is proved, when its length is read: the test
+    /// plays two moves and looks for a reply, and only a reply mated in one can pass it.
+    /// (A node with one ply or none left has asked it of every reply already, in
+    /// [`Dfpn::mid`].)
+    fn mark_futile(&mut self, children: &mut [Child]) -> bool {
+        let mut marked = false;
+        for c in children.iter_mut() {
+            if c.interposes
+                && !c.futile
+                && c.known.is_proved()
+                && c.known.len == 1
+                && checker_takes_and_mates(&mut self.pos, c.mv)
+            {
+                c.futile = true;
+                marked = true;
+            }
+        }
+        marked
     }
 
     /// The numbers of the position after `mv` (`key`, the attacker holding `hand`), which
@@ -534,11 +546,15 @@ impl<'a> Dfpn<'a> {
         // with mate gets one ply for that mate ([`after_reply`]); any other reply fails
         // the node.
         if !or && remaining <= 1 {
-            let futile = |pos: &mut Position, mv: Move| {
-                squares.is_useless(mv)
-                    || (squares.is_interposing_drop(mv) && checker_takes_and_mates(pos, mv))
-            };
-            if !moves.iter().all(|&mv| futile(&mut self.pos, mv)) {
+            // Any reply but a drop between fails the node at once; the drops are tried
+            // only then (the test plays two moves).
+            let fails = moves
+                .iter()
+                .any(|&mv| !squares.is_useless(mv) && !squares.is_interposing_drop(mv))
+                || !moves.iter().all(|&mv| {
+                    squares.is_useless(mv) || checker_takes_and_mates(&mut self.pos, mv)
+                });
+            if fails {
                 return failed(remaining, hand);
             }
         }
@@ -619,9 +635,6 @@ impl<'a> Dfpn<'a> {
             let result = self.mid(cthpn, cthdn, c.remaining);
             self.pos.undo();
             children[best].known = result;
-            if !children[best].futile {
-                children[best].futile = self.futile(c.mv, c.interposes, &result);
-            }
             // Only the searched child is brought up to date: looking up every sibling
             // after every descent cost more than the transpositions it caught (the
             // siblings are looked up afresh whenever the node is entered again). The
@@ -632,6 +645,9 @@ impl<'a> Dfpn<'a> {
             }
         }
         self.path.pop();
+        if !or && known.pn == 0 && self.mark_futile(&mut children) {
+            known.len = summarize(or, &children, remaining).known.len;
+        }
         // A disproof holds for the hand it was found with (and smaller ones); numbers
         // not settled are the numbers of that hand.
         known.hand = if known.pn == 0 {
