@@ -33,8 +33,10 @@
 //!   once one is found). A proof then counts only if its mate is short enough, and a
 //!   failure caused by the limit is recorded with the number of plies it was shown for,
 //!   so it is reused only where no more plies remain. Lengths follow the tsume
-//!   convention: a useless interposition (see [`super::interposition`])
-//!   adds no length, so it is given two extra plies.
+//!   convention: a futile interposition (see [`super::interposition`]) adds no length.
+//!   A useless one is given two extra plies; a drop the checker takes with mate is
+//!   known futile once its mate in one is proved, and with one ply or none left, a
+//!   defender's node stands only if every reply is futile.
 //! - A failure is stored with the largest hand it holds for, its disproof pieces
 //!   ([`super::disproof`]), and the unsettled entries of the same board with other hands
 //!   put floors under a new child's numbers.

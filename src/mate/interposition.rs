@@ -1,8 +1,10 @@
 //! Interpositions in the mate search.
 //!
-//! Useless interpositions (muda-ai): the tsume convention that decides which defences
-//! count when the length of a mate is read. Used by the solver, which searches such a
-//! drop shorter, and by the line reader, which reports the mate by the convention.
+//! Futile interpositions (muda-ai): the tsume convention that decides which defences
+//! count when the length of a mate is read. A useless one (the checker simply takes it,
+//! nothing guarding the square) is known from the position; a drop the checker takes
+//! with mate, from that mate. Used by the solver, which counts such a drop two plies
+//! shorter, and by the line reader, which reports the mate by the convention.
 //!
 //! Withheld interposers: the pieces a proof must leave in the attacker's hand because
 //! the defender, given them, could interpose (the proof pieces of a mate).

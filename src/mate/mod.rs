@@ -84,9 +84,10 @@ pub struct Report {
     pub repetition_doubt: bool,
     /// The mate is shown to be a shortest one (no mate two plies shorter exists).
     pub shortest: bool,
-    /// With a mate: the length the proof guarantees (by the tsume count, useless
+    /// With a mate: the length the proof guarantees (by the tsume count, futile
     /// interpositions two plies less), exact when `shortest`. The line shown may be
-    /// shorter when a reply in it is not the defender's longest resistance.
+    /// shorter when a reply in it is not the defender's longest resistance, and longer
+    /// when it plays futile interpositions out to a position without a legal move.
     pub plies: Option<u16>,
     /// When the first mate was proved (the rest of the time went to shorter ones).
     pub first_mate: Option<Duration>,

@@ -1,7 +1,7 @@
 //! The mating line shown to the user, read from a finished proof.
 //!
 //! At the attacker's turn the proved check with the shortest known mate is taken; at the
-//! defender's turn the reply with the longest known mate, a useless interposition (see
+//! defender's turn the reply with the longest known mate, a futile interposition (see
 //! [`super::interposition`]) counted two plies shorter. A position whose
 //! proof was evicted from the table is proved again on the spot. The line is what the
 //! table knows: a mate, not always the shortest one, and its length is the length of the
@@ -78,7 +78,7 @@ pub fn principal_variation(
             let better = match best {
                 None => true,
                 Some((_, len, _, _)) if or => known.len < len,
-                // The longest defence by tsume length (a useless interposition counts two
+                // The longest defence by tsume length (a futile interposition counts two
                 // plies less), a real defence before an interposition of the same length.
                 Some((u, len, _, _)) => (tsume_len, useful) > (len, u),
             };
