@@ -145,14 +145,35 @@ pub fn after_move(remaining: u16, useless: bool) -> u16 {
     }
 }
 
-/// The plies left after a defender's reply (see [`after_move`]). With one ply or none left
-/// the reply must be futile (see [`Dfpn::mid`]): a drop the checker takes with mate then
-/// gets the ply of that mate, which adds nothing to the length.
-pub fn after_reply(remaining: u16, useless: bool, interposes: bool) -> u16 {
-    if interposes && remaining <= 1 {
-        after_move(remaining, useless).max(1)
-    } else {
-        after_move(remaining, useless)
+/// A move as the length of a mate counts it.
+#[derive(Clone, Copy, Debug)]
+pub struct Counted {
+    /// The plies left after it.
+    pub remaining: u16,
+    /// A defender's useless interposition (futile whatever follows).
+    pub useless: bool,
+    /// A defender's drop between the checker and the king (futile when the checker
+    /// takes it with mate).
+    pub interposes: bool,
+}
+
+/// How the move `mv` of a node with `remaining` plies left (`or`: the attacker's) counts,
+/// `squares` being the node's interposition squares. The plies left are
+/// [`after_move`]'s; with one ply or none left a defender's reply must be futile (see
+/// [`Dfpn::mid`]), and a drop the checker takes with mate then gets the ply of that
+/// mate, which adds nothing to the length.
+pub fn count_move(or: bool, remaining: u16, squares: &InterpositionSquares, mv: Move) -> Counted {
+    let useless = !or && squares.is_useless(mv);
+    let interposes = !or && squares.is_interposing_drop(mv);
+    let left = after_move(remaining, useless);
+    Counted {
+        remaining: if interposes && remaining <= 1 {
+            left.max(1)
+        } else {
+            left
+        },
+        useless,
+        interposes,
     }
 }
 
@@ -344,13 +365,11 @@ impl<'a> Dfpn<'a> {
         look: bool,
     ) -> Child {
         let Next { mv, delay, key } = next;
-        let useless = !or && squares.is_useless(mv);
-        let interposes = !or && squares.is_interposing_drop(mv);
-        let remaining = if or {
-            after_move(remaining, false)
-        } else {
-            after_reply(remaining, useless, interposes)
-        };
+        let Counted {
+            remaining,
+            useless,
+            interposes,
+        } = count_move(or, remaining, squares, mv);
         let captured = self.pos.piece_at(mv.to()).map(|p| p.kind().unpromoted());
         let mut hand = self.pos.hand(self.attacker);
         if or {

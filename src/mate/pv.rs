@@ -7,7 +7,7 @@
 //! table knows: a mate, not always the shortest one, and its length is the length of the
 //! line itself.
 
-use super::dfpn::{after_move, after_reply, Dfpn, MAX_PLY};
+use super::dfpn::{count_move, Counted, Dfpn, MAX_PLY};
 use super::interposition::{checker_takes_and_mates, InterpositionSquares};
 use crate::position::Position;
 use crate::types::Move;
@@ -45,13 +45,11 @@ pub fn principal_variation(
         let mut missing = false;
         let squares = InterpositionSquares::new(&search.pos);
         for &mv in moves.iter() {
-            let useless = !or && squares.is_useless(mv);
-            let interposes = !or && squares.is_interposing_drop(mv);
-            let child_remaining = if or {
-                after_move(remaining, false)
-            } else {
-                after_reply(remaining, useless, interposes)
-            };
+            let Counted {
+                remaining: child_remaining,
+                useless,
+                interposes,
+            } = count_move(or, remaining, &squares, mv);
             search.pos.play_unchecked(mv);
             let repeated = seen.contains(&search.step());
             let mut known = search.known_here(child_remaining);
