@@ -51,7 +51,7 @@ use super::delay::{delay, waiting_drop_squares, Delay};
 use super::disproof;
 use super::estimate::{self, UNIT};
 use super::first_look::{FirstLook, FirstLooks};
-use super::interposition::{checker_takes_and_mates, withheld_interposers, InterpositionSquares};
+use super::interposition::{is_futile_reply, withheld_interposers, InterpositionSquares};
 use super::one::mate_in_one;
 use super::path::{Path, Step};
 use super::table::{Known, Lookup, Table, INF};
@@ -73,7 +73,7 @@ struct Child {
     /// A drop between the checker and the king.
     interposes: bool,
     /// A useless interposition, or an interposing drop that the checker takes with mate:
-    /// its mate counts two plies shorter (see [`Dfpn::futile`]).
+    /// its mate counts two plies shorter (see [`Dfpn::mark_futile`]).
     futile: bool,
     /// The kind of hand piece the move takes, if it captures.
     captured: Option<PieceKind>,
@@ -415,19 +415,19 @@ impl<'a> Dfpn<'a> {
     }
 
     /// Marks as futile the interposing drops among a proved defender's node's `children`
-    /// that the checker takes with mate ([`checker_takes_and_mates`]); returns whether it
-    /// marked any. Asked only once the node is proved, when its length is read: the test
+    /// that the checker takes with mate ([`is_futile_reply`]); returns whether it marked
+    /// any. Asked only once the node is proved, when its length is read: the test
     /// plays two moves and looks for a reply, and only a reply mated in one can pass it.
     /// (A node with one ply or none left has asked it of every reply already, in
     /// [`Dfpn::mid`].)
     fn mark_futile(&mut self, children: &mut [Child]) -> bool {
         let mut marked = false;
+        let squares = InterpositionSquares::new(&self.pos);
         for c in children.iter_mut() {
             if c.interposes
                 && !c.futile
                 && c.known.is_proved()
-                && c.known.len == 1
-                && checker_takes_and_mates(&mut self.pos, c.mv)
+                && is_futile_reply(&mut self.pos, &squares, c.mv, c.known.len == 1)
             {
                 c.futile = true;
                 marked = true;
@@ -564,7 +564,7 @@ impl<'a> Dfpn<'a> {
         };
         // A defender's node with one ply or none left: every reply but a futile one needs
         // two more. Useless interpositions are searched as ever; a drop the checker takes
-        // with mate gets one ply for that mate ([`after_reply`]); any other reply fails
+        // with mate gets one ply for that mate ([`count_move`]); any other reply fails
         // the node.
         if !or && remaining <= 1 {
             // Any reply but a drop between fails the node at once; the drops are tried
@@ -572,9 +572,9 @@ impl<'a> Dfpn<'a> {
             let fails = moves
                 .iter()
                 .any(|&mv| !squares.is_useless(mv) && !squares.is_interposing_drop(mv))
-                || !moves.iter().all(|&mv| {
-                    squares.is_useless(mv) || checker_takes_and_mates(&mut self.pos, mv)
-                });
+                || !moves
+                    .iter()
+                    .all(|&mv| is_futile_reply(&mut self.pos, &squares, mv, true));
             if fails {
                 return failed(remaining, hand);
             }

@@ -56,6 +56,21 @@ pub fn checker_takes_and_mates(pos: &mut Position, drop: Move) -> bool {
     mates
 }
 
+/// Whether the defender's reply `mv` in `pos` (whose interposition squares are `squares`)
+/// is futile by tsume convention: a useless interposition, or, when the attacker mates in
+/// one after it (`mated_in_one`), a drop the checker takes with mate
+/// ([`checker_takes_and_mates`]). Such a reply counts two plies less. `pos` is left as
+/// it was.
+pub fn is_futile_reply(
+    pos: &mut Position,
+    squares: &InterpositionSquares,
+    mv: Move,
+    mated_in_one: bool,
+) -> bool {
+    squares.is_useless(mv)
+        || (mated_in_one && squares.is_interposing_drop(mv) && checker_takes_and_mates(pos, mv))
+}
+
 /// The squares of a defender's node on which it can interpose, looked at once for all
 /// its replies (each of up to seven kinds may be dropped on each square, and each drop
 /// asks the same questions of its square).

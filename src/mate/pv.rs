@@ -7,8 +7,8 @@
 //! table knows: a mate, not always the shortest one, and its length is the length of the
 //! line itself.
 
-use super::dfpn::{count_move, Counted, Dfpn, MAX_PLY};
-use super::interposition::{checker_takes_and_mates, InterpositionSquares};
+use super::dfpn::{count_move, Dfpn, MAX_PLY};
+use super::interposition::{is_futile_reply, InterpositionSquares};
 use crate::position::Position;
 use crate::types::Move;
 use std::time::Instant;
@@ -45,11 +45,7 @@ pub fn principal_variation(
         let mut missing = false;
         let squares = InterpositionSquares::new(&search.pos);
         for &mv in moves.iter() {
-            let Counted {
-                remaining: child_remaining,
-                useless,
-                interposes,
-            } = count_move(or, remaining, &squares, mv);
+            let child_remaining = count_move(or, remaining, &squares, mv).remaining;
             search.pos.play_unchecked(mv);
             let repeated = seen.contains(&search.step());
             let mut known = search.known_here(child_remaining);
@@ -63,11 +59,7 @@ pub fn principal_variation(
                 missing |= !or;
                 continue;
             }
-            // A futile reply: a useless interposition, or a drop the checker takes with
-            // mate.
-            let futile = useless
-                || (interposes && known.len == 1 && checker_takes_and_mates(&mut search.pos, mv));
-            let useful = or || !futile;
+            let useful = or || !is_futile_reply(&mut search.pos, &squares, mv, known.len == 1);
             let tsume_len = if useful {
                 known.len
             } else {
@@ -121,13 +113,8 @@ pub fn tsume_length(pos: &Position, line: &[Move]) -> usize {
     for (i, &mv) in line.iter().enumerate() {
         if i % 2 == 1 {
             let squares = InterpositionSquares::new(&p);
-            // A drop answered by the line's last move, a mate in one.
-            let last_reply = i + 2 == line.len();
-            if squares.is_useless(mv)
-                || (last_reply
-                    && squares.is_interposing_drop(mv)
-                    && checker_takes_and_mates(&mut p, mv))
-            {
+            // The line's last reply is mated in one.
+            if is_futile_reply(&mut p, &squares, mv, i + 2 == line.len()) {
                 futile += 1;
             }
         }
