@@ -415,19 +415,18 @@ impl<'a> Dfpn<'a> {
     }
 
     /// Marks as futile the interposing drops among a proved defender's node's `children`
-    /// that the checker takes with mate ([`is_futile_reply`]); returns whether it marked
-    /// any. Asked only once the node is proved, when its length is read: the test
-    /// plays two moves and looks for a reply, and only a reply mated in one can pass it.
-    /// (A node with one ply or none left has asked it of every reply already, in
-    /// [`Dfpn::mid`].)
-    fn mark_futile(&mut self, children: &mut [Child]) -> bool {
+    /// (its interposition squares are `squares`) that the checker takes with mate
+    /// ([`is_futile_reply`]); returns whether it marked any. Asked only once the node is
+    /// proved, when its length is read: the test plays two moves and looks for a reply,
+    /// and only a reply mated in one can pass it. (A node with one ply or none left has
+    /// asked it of every reply already, in [`Dfpn::mid`].)
+    fn mark_futile(&mut self, children: &mut [Child], squares: &InterpositionSquares) -> bool {
         let mut marked = false;
-        let squares = InterpositionSquares::new(&self.pos);
         for c in children.iter_mut() {
             if c.interposes
                 && !c.futile
                 && c.known.is_proved()
-                && is_futile_reply(&mut self.pos, &squares, c.mv, c.known.len == 1)
+                && is_futile_reply(&mut self.pos, squares, c.mv, c.known.len == 1)
             {
                 c.futile = true;
                 marked = true;
@@ -666,7 +665,7 @@ impl<'a> Dfpn<'a> {
             }
         }
         self.path.pop();
-        if !or && known.pn == 0 && self.mark_futile(&mut children) {
+        if !or && known.pn == 0 && self.mark_futile(&mut children, &squares) {
             known.len = summarize(or, &children, remaining).known.len;
         }
         // A disproof holds for the hand it was found with (and smaller ones); numbers
