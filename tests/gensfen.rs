@@ -41,6 +41,7 @@ fn config(out: PathBuf, games: usize, concurrency: usize) -> GenConfig {
         max_plies: 200,
         hash_mib: 4,
         eval: Evaluator::Linear,
+        openings: gensfen::default_openings(),
     }
 }
 
@@ -209,4 +210,28 @@ fn gensfen_on_the_command_line_writes_and_reads_records() {
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("required") && err.contains("--out"), "{err}");
+}
+
+#[test]
+fn games_start_from_the_openings_given() {
+    let dir = TempDir::new("openings");
+    let out = dir.0.join("data.bin");
+    // One opening, a position no balanced opening holds: Black has a rook in hand and no
+    // rook on the board. With no random plies and min_ply 0, the first record of each game
+    // is that position itself.
+    let opening = "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/7B1/LNSGKGSNL b R 1";
+    let mut cfg = config(out.clone(), 2, 1);
+    cfg.openings = vec![opening.to_string()];
+    cfg.random_plies = 0;
+    cfg.min_ply = 0;
+    gensfen::run(&cfg, |_| {}).unwrap();
+    let expected = hayate::position::PositionCommand::strict_position(opening).unwrap();
+    let recs = records(&out);
+    assert!(!recs.is_empty());
+    let first: Position = packed::unpack(&recs[0].sfen).unwrap();
+    assert_eq!(first.key(), expected.key(), "{first}");
+
+    cfg.openings.clear();
+    let err = gensfen::run(&cfg, |_| {}).unwrap_err();
+    assert!(err.to_string().contains("no opening"), "{err}");
 }

@@ -66,14 +66,26 @@ pub struct GenConfig {
     /// Table size of each game's search, MiB.
     pub hash_mib: usize,
     pub eval: Evaluator,
+    /// The openings games start from (`position` lines: `startpos moves ...` or `sfen
+    /// ...`), each checked; see [`default_openings`].
+    pub openings: Vec<String>,
 }
 
 impl GenConfig {
     /// The settings that decide what the file holds, written in the progress file: a run
     /// resumes only with the same ones.
     fn signature(&self) -> String {
+        let openings = if self.openings == default_openings() {
+            String::new()
+        } else {
+            format!(
+                " openings={}:{:016x}",
+                self.openings.len(),
+                fnv1a(&self.openings)
+            )
+        };
         format!(
-            "seed={} limit={} random_plies={} random_multipv={} random_margin={} eval_limit={} min_ply={} keep_checks={} max_plies={} eval={}",
+            "seed={} limit={} random_plies={} random_multipv={} random_margin={} eval_limit={} min_ply={} keep_checks={} max_plies={} eval={}{openings}",
             self.seed,
             self.limit,
             self.random_plies,
@@ -91,6 +103,18 @@ impl GenConfig {
     }
 }
 
+/// A 64-bit FNV-1a hash of the opening lines: a resumed run must use the same ones.
+fn fnv1a(lines: &[String]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in lines
+        .iter()
+        .flat_map(|l| l.bytes().chain(std::iter::once(b'\n')))
+    {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
 /// A finished game: its records and how it ended.
 pub struct Game {
     pub records: Vec<PackedSfenValue>,
@@ -99,13 +123,33 @@ pub struct Game {
     pub plies: u32,
 }
 
-/// The openings (the project's balanced set).
-fn openings() -> Vec<&'static str> {
-    crate::tune::selfplay::OPENINGS
-        .lines()
+/// The openings used when none are given: the project's balanced set.
+pub fn default_openings() -> Vec<String> {
+    opening_lines(crate::tune::selfplay::OPENINGS)
+}
+
+/// The opening lines of a file's text (blank lines and `#` comments skipped).
+fn opening_lines(text: &str) -> Vec<String> {
+    text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_string)
         .collect()
+}
+
+/// Reads an opening file and checks every line (a legal position and moves).
+pub fn load_openings(path: &std::path::Path) -> Result<Vec<String>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let lines = opening_lines(&text);
+    if lines.is_empty() {
+        return Err(format!("{} holds no opening", path.display()));
+    }
+    for (i, line) in lines.iter().enumerate() {
+        PositionCommand::strict_position(line)
+            .map_err(|e| format!("{}: opening {}: {e}", path.display(), i + 1))?;
+    }
+    Ok(lines)
 }
 
 /// What a search answered: its decision, and the last score reported for each of its
@@ -165,10 +209,10 @@ fn search(pool: &mut ThreadPool, pos: &Position, config: &GenConfig, multipv: us
 
 /// Plays game number `index` of the run.
 pub fn play_game(pool: &mut ThreadPool, config: &GenConfig, index: usize) -> Game {
-    let openings = openings();
+    let openings = &config.openings;
     let mut rng = Rng(config.seed ^ (index as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
-    let opening = openings[(rng.next_u64() % openings.len() as u64) as usize];
-    let mut pos = PositionCommand::strict_position(opening).expect("the openings are valid");
+    let opening = &openings[(rng.next_u64() % openings.len() as u64) as usize];
+    let mut pos = PositionCommand::strict_position(opening).expect("the openings are checked");
     pool.clear();
     let mut records = Vec::new();
     // The side to move of each record, for its result.
@@ -265,6 +309,8 @@ pub enum GenError {
         progress: PathBuf,
         found: String,
     },
+    /// The run was given no opening to start from.
+    NoOpenings,
 }
 
 impl std::fmt::Display for GenError {
@@ -276,6 +322,7 @@ impl std::fmt::Display for GenError {
                 "{} belongs to a run with other settings ({found}); give another --out",
                 progress.display()
             ),
+            GenError::NoOpenings => f.write_str("no opening to start games from"),
         }
     }
 }
@@ -333,6 +380,9 @@ impl Progress {
 
 /// Runs the generation, calling `report` with a progress line now and then.
 pub fn run(config: &GenConfig, mut report: impl FnMut(&str)) -> Result<Summary, GenError> {
+    if config.openings.is_empty() {
+        return Err(GenError::NoOpenings);
+    }
     let started = Instant::now();
     let io = |path: &Path| {
         let path = path.to_path_buf();
@@ -509,6 +559,10 @@ pub struct GensfenArgs {
     /// A game ends as a draw after this many plies
     #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     max_plies: u32,
+    /// Openings to start games from, one `position` line each (`startpos moves ...` or
+    /// `sfen ...`; default: the built-in balanced set)
+    #[arg(long, value_name = "FILE")]
+    openings: Option<PathBuf>,
     /// Transposition table of each game, MiB
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=1 << 16))]
     hash: u32,
@@ -620,6 +674,10 @@ fn config_of(args: GensfenArgs) -> Result<GenConfig, String> {
         max_plies: args.max_plies,
         hash_mib: args.hash as usize,
         eval: Evaluator::Linear,
+        openings: match &args.openings {
+            Some(path) => load_openings(path)?,
+            None => default_openings(),
+        },
     };
     if let Some(path) = &args.evalfile {
         config.eval = Evaluator::named(path, args.fv_scale)
