@@ -4,6 +4,7 @@
 //! The search never writes to stdout. It reports through a callback with [`Event`]s, and
 //! the USI layer turns those into text.
 
+pub mod correction;
 mod history;
 mod movepick;
 pub mod params;

@@ -100,6 +100,16 @@ params! {
     /// moves off, against zugzwang-like positions (rare in shogi, but costly when met).
     nmp_verify_depth = 12, 6..=30;
 
+    /// Singular extensions from this depth on (one more at a node that was on a PV): the
+    /// table move is extended when every other move, searched to half the depth, falls
+    /// short of its table score by a margin.
+    singular_depth = 6, 4..=12;
+    /// The singular margin: this many centipawns per ply of depth, in 1/64.
+    singular_margin = 70, 16..=256;
+    /// A singular move is extended two plies when the others fall this much further
+    /// (centipawns) short.
+    singular_double_margin = 20, 0..=200;
+
     /// Internal iterative reduction from this depth on: a PV or cut node without a table
     /// move is searched a ply shallower.
     iir_depth = 4, 2..=10;
@@ -144,6 +154,12 @@ params! {
     /// The first aspiration window's half-width (centipawns); it grows by half on each
     /// failure.
     aspiration_delta = 30, 5..=200;
+
+    /// Correction history: the weight (in 1/1024) of the material table's entry in the
+    /// correction added to the static evaluation...
+    correction_material_weight = 64, 0..=256;
+    /// ...and of each king area's entry.
+    correction_king_weight = 32, 0..=256;
 
     /// History bonus for a cutoff at depth d: this·d² + `history_bonus_linear`·d...
     history_bonus_quadratic = 32, 0..=128;

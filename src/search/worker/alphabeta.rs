@@ -4,6 +4,7 @@
 
 use super::{cuts_off, Worker};
 use crate::mate::one::mate_in_one;
+use crate::search::correction::CorrectionKeys;
 use crate::search::history::{bonus, continuation_row, ContinuationRows};
 use crate::search::movepick::{previous_move, MovePicker};
 use crate::search::params;
@@ -56,6 +57,8 @@ fn reduction(depth: i32, moves: usize) -> i32 {
 struct Node {
     depth: i32,
     ply: i32,
+    /// The node's beta (singular extension's multi-cut).
+    beta: i32,
     in_check: bool,
     cut_node: bool,
     static_eval: i32,
@@ -83,6 +86,9 @@ impl Worker {
             return 0;
         }
         let p = ply as usize;
+        // Set while the singular extension searches this node without its table move:
+        // nothing then cuts off or prunes on the table's word, and nothing is stored.
+        let excluded = self.frames[p].excluded;
 
         // Step 1. Nodes decided without a search: a repetition, a declaration, the ply
         // limit; and mate distance pruning, since no line from here beats a mate already
@@ -112,7 +118,9 @@ impl Worker {
             entry.and_then(|e| e.mv)
         };
         let tt_score = entry.map(|e| score_from_tt(e.score, ply));
-        if let (false, Some(e), Some(s)) = (PV, entry, tt_score) {
+        // On a principal variation now or when the table's entry was stored.
+        let tt_pv = PV || entry.is_some_and(|e| e.pv);
+        if let (false, None, Some(e), Some(s)) = (PV, excluded, entry, tt_score) {
             if e.depth >= depth && cuts_off(e.bound, s, alpha, beta) {
                 return s;
             }
@@ -122,7 +130,7 @@ impl Worker {
         // the table holds this node from a search at depth >= 1: the test ran then, and a
         // mate it found is the table move now.
         let tested_before = entry.is_some_and(|e| e.depth >= 1);
-        if !root && !in_check && !tested_before {
+        if !root && !in_check && !tested_before && excluded.is_none() {
             if let Some(mv) = mate_in_one(&mut self.pos) {
                 let score = mate_in(ply + 1);
                 self.tt.store(
@@ -142,9 +150,12 @@ impl Worker {
             }
         }
 
-        // Step 4. The static evaluation (the table's, when it has one), and whether it
-        // improves on two plies ago.
-        let static_eval = if in_check {
+        // Step 4. The static evaluation (the table's, when it has one) with what earlier
+        // searches found it misjudges (correction history), and whether it improves on
+        // two plies ago. The table keeps the evaluation uncorrected.
+        let side = self.pos.side_to_move();
+        let correction_keys = (!in_check).then(|| CorrectionKeys::of(&self.pos));
+        let raw_eval = if in_check {
             -INFINITE
         } else {
             match entry {
@@ -152,12 +163,18 @@ impl Worker {
                 _ => self.evaluate(ply),
             }
         };
+        let static_eval = match correction_keys {
+            Some(keys) => (raw_eval + self.correction.value(side, keys))
+                .clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1),
+            None => raw_eval,
+        };
         self.frames[p].static_eval = static_eval;
         let improving = !in_check && p >= 2 && static_eval > self.frames[p - 2].static_eval;
         self.frames[p + 1].killers = [None; 2];
         let node = Node {
             depth,
             ply,
+            beta,
             in_check,
             cut_node,
             static_eval,
@@ -167,7 +184,7 @@ impl Worker {
         // Step 5. Pruning before any move: reverse futility and the null move. Not in PV
         // nodes, not in check, and not when the opponent could declare a win next move
         // (a pass would let them).
-        if !PV && !in_check && !self.opponent_threatens_declaration() {
+        if !PV && !in_check && excluded.is_none() && !self.opponent_threatens_declaration() {
             if let Some(score) = self.prune_node(node, beta) {
                 return score;
             }
@@ -210,9 +227,11 @@ impl Worker {
         let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
         let mut captures: ArrayVec<Move, 32> = ArrayVec::new();
         let original_alpha = alpha;
-        let side = self.pos.side_to_move();
 
         while let Some(mv) = picker.next(&self.pos, &self.history) {
+            if Some(mv) == excluded {
+                continue;
+            }
             if root && !self.root_moves[self.pv_index..].iter().any(|r| r.mv == mv) {
                 continue;
             }
@@ -251,11 +270,38 @@ impl Worker {
 
             // Step 9. Check extension, for checks that do not simply lose the checking
             // piece.
-            let extension = i32::from(
+            let mut extension = i32::from(
                 gives_check
                     && ply < 2 * self.root_depth
                     && (depth <= params::check_extension_depth() || see_ge(&self.pos, mv, 0)),
             );
+            // Singular extension: the table move is extended when no other move comes
+            // close to it; when another does, and even beats beta, the node is cut
+            // (multi-cut), and when the table move does not stand out it is searched
+            // shallower.
+            if !root
+                && Some(mv) == tt_move
+                && excluded.is_none()
+                && depth >= params::singular_depth() + i32::from(tt_pv)
+                && ply < 2 * self.root_depth
+            {
+                if let Some((singular, cut)) = self.singular_search::<PV>(node, mv, entry, tt_score)
+                {
+                    if self.stopped {
+                        return 0;
+                    }
+                    if let Some(score) = cut {
+                        return score;
+                    }
+                    // A singular move's extension replaces the check's; a reduction
+                    // applies to it.
+                    extension = if singular > 0 {
+                        extension.max(singular)
+                    } else {
+                        extension + singular
+                    };
+                }
+            }
             let new_depth = depth - 1 + extension;
 
             self.frames[p].current = Some((moved, mv));
@@ -313,15 +359,81 @@ impl Worker {
         // Step 11. The result: no legal move loses (in shogi, in check or not); a cutoff
         // teaches the move statistics; the table keeps what was found.
         if searched == 0 {
-            return mated_in(ply);
+            // Without its table move a node may have nothing left to search.
+            return if excluded.is_some() {
+                alpha
+            } else {
+                mated_in(ply)
+            };
         }
         if let Some(best) = best_move.filter(|_| best_score >= beta) {
             self.reward_cutoff(best, depth, p, previous, continuation, &quiets, &captures);
         }
-        let eval = if in_check { 0 } else { static_eval };
-        let window = (original_alpha, beta);
-        self.store::<PV>(key, best_move, best_score, window, eval, depth, ply);
+        if excluded.is_none() {
+            // The correction learns from a result that is not a bound on the wrong
+            // side of the evaluation, after a quiet best move (a capture's gain is no
+            // misjudgement of the position).
+            if let Some(keys) = correction_keys {
+                let quiet_best = best_move.is_none_or(|m| !self.pos.is_tactical(m));
+                let below = best_score < static_eval && best_score < beta;
+                let above = best_score > static_eval && best_move.is_some();
+                if quiet_best && (below || above) && best_score.abs() < MATE_BOUND {
+                    self.correction
+                        .update(side, keys, best_score - static_eval, depth);
+                }
+            }
+            let eval = if in_check { 0 } else { raw_eval };
+            let window = (original_alpha, beta);
+            self.store::<PV>(key, best_move, best_score, window, eval, depth, ply, tt_pv);
+        }
         best_score
+    }
+
+    /// The singular extension's test of the table move `mv` (step 9): the node searched
+    /// to half its depth without it, against a bound a margin below the table's score.
+    /// Returns the extension (negative: a reduction) and, for a multi-cut, the score to
+    /// return; `None` when the table's entry does not qualify.
+    fn singular_search<const PV: bool>(
+        &mut self,
+        node: Node,
+        mv: Move,
+        entry: Option<crate::tt::TtEntry>,
+        tt_score: Option<i32>,
+    ) -> Option<(i32, Option<i32>)> {
+        let (e, tt_value) = (entry?, tt_score?);
+        let Node {
+            depth,
+            ply,
+            cut_node,
+            beta,
+            ..
+        } = node;
+        if e.bound == Bound::Upper || e.depth < depth - 3 || tt_value.abs() >= MATE_BOUND {
+            return None;
+        }
+        let p = ply as usize;
+        let singular_beta = tt_value - params::singular_margin() * depth / 64;
+        self.frames[p].excluded = Some(mv);
+        let value = self.search::<false>(
+            singular_beta - 1,
+            singular_beta,
+            (depth - 1) / 2,
+            ply,
+            cut_node,
+        );
+        self.frames[p].excluded = None;
+        Some(if value < singular_beta {
+            let double = !PV && value < singular_beta - params::singular_double_margin();
+            (1 + i32::from(double), None)
+        } else if value >= beta && value.abs() < MATE_BOUND {
+            (0, Some(value))
+        } else if tt_value >= beta {
+            (-2, None)
+        } else if cut_node {
+            (-1, None)
+        } else {
+            (0, None)
+        })
     }
 
     /// Reverse futility and null-move pruning (step 5): the score to return when the node

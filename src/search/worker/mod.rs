@@ -9,6 +9,7 @@ mod alphabeta;
 mod deepening;
 mod quiescence;
 
+use super::correction::Correction;
 use super::history::History;
 use super::score::{
     mate_in, score_to_tt, EVAL_LIMIT, INFINITE, MAX_PLY, PERPETUAL_CHECK_WIN, SUPERIOR_REPETITION,
@@ -44,6 +45,9 @@ struct Frame {
     /// null move.
     current: Option<(Piece, Move)>,
     null_move: bool,
+    /// The move left out of this node's search: the table move while the singular
+    /// extension asks whether any other move comes close to it.
+    excluded: Option<Move>,
 }
 
 /// A root move and what the last iterations found for it.
@@ -61,6 +65,8 @@ pub struct Worker {
     pub id: usize,
     pos: Position,
     history: History,
+    /// What searches found against the static evaluation (see [`Correction`]).
+    correction: Correction,
     frames: Vec<Frame>,
     pv: Vec<Line>,
     /// The evaluation's placement score (Black's view) at each ply, kept move by move.
@@ -140,6 +146,7 @@ impl Worker {
             id,
             pos: Position::startpos(),
             history: History::default(),
+            correction: Correction::default(),
             frames: vec![Frame::default(); MAX_PLY + 8],
             pv: vec![Line::new(); MAX_PLY + 2],
             placement: vec![0; MAX_PLY + 2],
@@ -167,6 +174,7 @@ impl Worker {
     /// Forgets the move statistics (a new game).
     pub fn clear(&mut self) {
         self.history.clear();
+        self.correction.clear();
     }
 
     pub fn root_moves(&self) -> &[RootMove] {
@@ -387,6 +395,7 @@ impl Worker {
         eval: i32,
         depth: i32,
         ply: i32,
+        tt_pv: bool,
     ) {
         let (alpha, beta) = window;
         let bound = if best_score >= beta {
@@ -397,7 +406,8 @@ impl Worker {
             Bound::Upper
         };
         let score = score_to_tt(best_score, ply);
-        self.tt.store(key, best_move, score, eval, depth, bound, PV);
+        self.tt
+            .store(key, best_move, score, eval, depth, bound, tt_pv);
     }
 
     /// The PV of ply `p` becomes `mv` followed by the child's PV.

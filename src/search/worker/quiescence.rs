@@ -93,7 +93,7 @@ impl Worker {
         }
         let eval = if in_check { 0 } else { stand_pat };
         let window = (original_alpha, beta);
-        self.store::<PV>(key, best_move, best_score, window, eval, 0, ply);
+        self.store::<PV>(key, best_move, best_score, window, eval, 0, ply, PV);
         best_score
     }
 }

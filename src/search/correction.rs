@@ -1,0 +1,175 @@
+//! Correction history: what the searches below a node found, against what its static
+//! evaluation said, remembered by features of the position that the evaluation misjudges
+//! in the same direction again and again, and added to later static evaluations.
+//!
+//! Two features, per side to move: the material on the board with both hands (an
+//! evaluation that under- or overrates a material balance does so in every position
+//! with it), and the pieces on and around each king (castles and broken castles are
+//! where a net trained on little data errs most).
+
+use super::params;
+use crate::attacks;
+use crate::position::Position;
+use crate::types::{Color, PieceKind};
+
+/// Entries in each table (a power of two).
+const SIZE: usize = 1 << 14;
+/// Largest magnitude an entry reaches; updates shrink towards it ("gravity").
+pub const CORRECTION_MAX: i32 = 1024;
+
+/// The position features that key the tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CorrectionKeys {
+    material: usize,
+    kings: [usize; 2],
+}
+
+/// A strong 64-bit mixer (splitmix64's finaliser): nearby inputs give unrelated keys.
+#[inline(always)]
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+impl CorrectionKeys {
+    /// The keys of `pos`.
+    pub fn of(pos: &Position) -> CorrectionKeys {
+        // Material: both hands, and each side's count of every kind on the board (the
+        // promoted kinds too: a promotion changes the balance).
+        let mut material =
+            u64::from(pos.hand(Color::Black).raw()) | u64::from(pos.hand(Color::White).raw()) << 32;
+        for kind in PieceKind::ALL {
+            if kind == PieceKind::King {
+                continue;
+            }
+            for color in [Color::Black, Color::White] {
+                let count = pos.pieces_of(color, kind).count() as u64;
+                material = mix(material ^ (count << 8 | kind as u64) << (color.index() * 4));
+            }
+        }
+        // Each king's square and what stands on the squares around it.
+        let mut kings = [0; 2];
+        for color in [Color::Black, Color::White] {
+            let Some(king) = pos.king_square(color) else {
+                continue;
+            };
+            let mut key = king.index() as u64 + 1;
+            for sq in attacks::king(king) {
+                let code = pos.piece_at(sq).map_or(0, |p| p.index() as u64 + 1);
+                key = mix(key ^ code << 8 ^ (sq.index() as u64) << 16);
+            }
+            kings[color.index()] = (mix(key) as usize) & (SIZE - 1);
+        }
+        CorrectionKeys {
+            material: (mix(material) as usize) & (SIZE - 1),
+            kings,
+        }
+    }
+}
+
+/// The per-thread correction tables, by side to move.
+pub struct Correction {
+    material: Vec<[i16; SIZE]>,
+    kings: Vec<[[i16; SIZE]; 2]>,
+}
+
+impl Default for Correction {
+    fn default() -> Correction {
+        Correction {
+            material: vec![[0; SIZE]; 2],
+            kings: vec![[[0; SIZE]; 2]; 2],
+        }
+    }
+}
+
+/// Pulls `entry` towards `bonus` so that it stays within ±CORRECTION_MAX.
+#[inline(always)]
+fn apply(entry: &mut i16, bonus: i32) {
+    let e = *entry as i32;
+    let updated = e + bonus - e * bonus.abs() / CORRECTION_MAX;
+    *entry = updated.clamp(-CORRECTION_MAX, CORRECTION_MAX) as i16;
+}
+
+impl Correction {
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        *self = Correction::default();
+    }
+
+    /// The correction (centipawns) to add to the static evaluation of a position with
+    /// these keys and side to move.
+    #[inline]
+    pub fn value(&self, side: Color, keys: CorrectionKeys) -> i32 {
+        let s = side.index();
+        let material = self.material[s][keys.material] as i32;
+        let kings = self.kings[s][0][keys.kings[0]] as i32 + self.kings[s][1][keys.kings[1]] as i32;
+        (material * params::correction_material_weight() + kings * params::correction_king_weight())
+            / 1024
+    }
+
+    /// Learns that a search at `depth` found `diff` centipawns more than the static
+    /// evaluation (negative: less).
+    #[inline]
+    pub fn update(&mut self, side: Color, keys: CorrectionKeys, diff: i32, depth: i32) {
+        let bonus = (diff * depth / 8).clamp(-CORRECTION_MAX / 4, CORRECTION_MAX / 4);
+        let s = side.index();
+        apply(&mut self.material[s][keys.material], bonus);
+        apply(&mut self.kings[s][0][keys.kings[0]], bonus);
+        apply(&mut self.kings[s][1][keys.kings[1]], bonus);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::PositionCommand;
+
+    fn position(text: &str) -> Position {
+        crate::attacks::init();
+        PositionCommand::strict_position(text).unwrap()
+    }
+
+    #[test]
+    fn keys_follow_material_and_the_pieces_by_the_kings() {
+        let start = position("startpos");
+        // A pawn push far from both kings: the same material, the same king areas.
+        let push = position("startpos moves 9g9f");
+        assert_eq!(CorrectionKeys::of(&start), CorrectionKeys::of(&push));
+        // A bishop exchange: the hands change, so the material key does.
+        let trade = position("startpos moves 7g7f 3c3d 8h2b+ 3a2b");
+        assert_ne!(
+            CorrectionKeys::of(&start).material,
+            CorrectionKeys::of(&trade).material
+        );
+        // A king move: that king's area key changes, the other king's does not.
+        let king = position("startpos moves 5i6h");
+        let (a, b) = (CorrectionKeys::of(&start), CorrectionKeys::of(&king));
+        assert_eq!(a.material, b.material);
+        assert_ne!(a.kings[0], b.kings[0]);
+        assert_eq!(a.kings[1], b.kings[1]);
+    }
+
+    #[test]
+    fn corrections_learn_the_direction_searches_found_and_stay_bounded() {
+        let keys = CorrectionKeys::of(&position("startpos"));
+        let mut c = Correction::default();
+        assert_eq!(c.value(Color::Black, keys), 0);
+        for _ in 0..1000 {
+            c.update(Color::Black, keys, 500, 12);
+        }
+        let up = c.value(Color::Black, keys);
+        assert!(up > 0, "{up}");
+        // Bounded by the entries' limit, whatever the searches said.
+        let most = CORRECTION_MAX
+            * (params::correction_material_weight() + 2 * params::correction_king_weight())
+            / 1024;
+        assert!(up <= most, "{up} > {most}");
+        // The other side to move has its own tables.
+        assert_eq!(c.value(Color::White, keys), 0);
+        for _ in 0..1000 {
+            c.update(Color::Black, keys, -500, 12);
+        }
+        assert!(c.value(Color::Black, keys) < 0);
+    }
+}
