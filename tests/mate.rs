@@ -380,7 +380,7 @@ fn long_problems_on_this_thread() {
             assert_eq!(r.plies.map(usize::from), Some(listed), "line {line}");
         }
         // Microcosmos reaches its published length in two to four minutes on one core
-        // (README, the seventh round): held to it when given ten.
+        // (docs/mate-solver.md, the seventh round): held to it when given ten.
         if listed == 1525 && seconds_each >= 600 {
             assert_eq!(r.plies.map(usize::from), Some(listed), "line {line}");
         }
