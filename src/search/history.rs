@@ -1,6 +1,6 @@
 //! What the search learns about moves as it goes, per thread: killer moves, counter
 //! moves, and history scores of quiet moves and captures that caused cutoffs, the quiet
-//! ones also by the move played one and two plies before (continuation history).
+//! ones also by the moves played one, two and four plies before (continuation history).
 
 use super::params;
 use crate::position::Position;
@@ -43,9 +43,9 @@ pub struct History {
     continuation: Vec<[[i16; 81]; 32]>,
 }
 
-/// The continuation-history rows of the moves played one and two plies before a node
-/// (`None` where there is no such move, or it was a null move).
-pub type ContinuationRows = [Option<usize>; 2];
+/// The continuation-history rows of the moves played one, two and four plies before a
+/// node (`None` where there is no such move, or it was a null move).
+pub type ContinuationRows = [Option<usize>; 3];
 
 /// The continuation-history row of a move: its piece and destination.
 #[inline(always)]
@@ -158,17 +158,20 @@ mod tests {
         let earlier = continuation_row(Some((pawn, Move::new(sq(30), sq(31), false))));
         let other = continuation_row(Some((pawn, Move::new(sq(40), sq(41), false))));
         let reply = Move::new(sq(50), sq(49), false);
-        h.update_continuation([earlier, None], gold, reply, bonus(8));
-        let after = h.continuation([earlier, None], gold, reply);
+        h.update_continuation([earlier, None, None], gold, reply, bonus(8));
+        let after = h.continuation([earlier, None, None], gold, reply);
         assert!(after > 0);
         // Another earlier move, another piece or no earlier move at all: untouched.
-        assert_eq!(h.continuation([other, None], gold, reply), 0);
+        assert_eq!(h.continuation([other, None, None], gold, reply), 0);
         let silver = Piece::new(Color::Black, PieceKind::Silver);
-        assert_eq!(h.continuation([earlier, None], silver, reply), 0);
-        assert_eq!(h.continuation([None, None], gold, reply), 0);
+        assert_eq!(h.continuation([earlier, None, None], silver, reply), 0);
+        assert_eq!(h.continuation([None, None, None], gold, reply), 0);
         // Both plies' rows add up, and a refutation pulls the score back down.
-        assert_eq!(h.continuation([earlier, earlier], gold, reply), 2 * after);
-        h.update_continuation([earlier, None], gold, reply, -bonus(8));
-        assert!(h.continuation([earlier, None], gold, reply) < after);
+        assert_eq!(
+            h.continuation([earlier, earlier, None], gold, reply),
+            2 * after
+        );
+        h.update_continuation([earlier, None, None], gold, reply, -bonus(8));
+        assert!(h.continuation([earlier, None, None], gold, reply) < after);
     }
 }

@@ -121,7 +121,7 @@ impl MovePicker {
             counter,
             refutations: ArrayVec::new(),
             refutation_next: 0,
-            continuation: [None; 2],
+            continuation: [None; 3],
             moves: MoveList::new(),
             scores: ArrayVec::new(),
             next: 0,

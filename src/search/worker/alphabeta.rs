@@ -213,6 +213,11 @@ impl Worker {
             } else {
                 None
             },
+            if p >= 4 {
+                continuation_row(self.frames[p - 4].current)
+            } else {
+                None
+            },
         ];
         let mut picker = MovePicker::new(
             &self.pos,

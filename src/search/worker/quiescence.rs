@@ -2,6 +2,7 @@
 //! do not lose material (every evasion when in check), until the position is quiet.
 
 use super::{cuts_off, Worker};
+use crate::search::correction::CorrectionKeys;
 use crate::search::movepick::MovePicker;
 use crate::search::params;
 use crate::search::score::{mate_in, mated_in, score_from_tt, EVAL_LIMIT, INFINITE, MAX_PLY};
@@ -35,14 +36,19 @@ impl Worker {
         }
         let mut best_score;
         let stand_pat;
+        let mut raw_eval = 0;
         if in_check {
             best_score = -INFINITE;
             stand_pat = -INFINITE;
         } else {
-            stand_pat = match entry {
+            raw_eval = match entry {
                 Some(e) if e.eval != 0 && e.eval.abs() < EVAL_LIMIT => e.eval,
                 _ => self.evaluate(ply),
             };
+            // Corrected as the main search corrects it (correction history).
+            let side = self.pos.side_to_move();
+            let correction = self.correction.value(side, CorrectionKeys::of(&self.pos));
+            stand_pat = (raw_eval + correction).clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -91,7 +97,7 @@ impl Worker {
         if in_check && searched == 0 {
             return mated_in(ply);
         }
-        let eval = if in_check { 0 } else { stand_pat };
+        let eval = if in_check { 0 } else { raw_eval };
         let window = (original_alpha, beta);
         self.store::<PV>(key, best_move, best_score, window, eval, 0, ply, PV);
         best_score
