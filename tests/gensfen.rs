@@ -221,7 +221,7 @@ fn games_start_from_the_openings_given() {
     // is that position itself.
     let opening = "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/7B1/LNSGKGSNL b R 1";
     let mut cfg = config(out.clone(), 2, 1);
-    cfg.openings = vec![opening.to_string()];
+    cfg.openings = vec![hayate::matches::opening::Opening::parse(opening).unwrap()];
     cfg.random_plies = 0;
     cfg.min_ply = 0;
     gensfen::run(&cfg, |_| {}).unwrap();

@@ -11,7 +11,8 @@
 use super::packed::{self, PackedSfenValue, RECORD_BYTES};
 use crate::attacks::Rng;
 use crate::eval::Evaluator;
-use crate::position::{EnteringKingRule, Position, PositionCommand, Repetition};
+use crate::matches::opening::Opening;
+use crate::position::{EnteringKingRule, Position, Repetition};
 use crate::search::{score, Decision, Event, Limits, Reporter, Settings};
 use crate::threads::ThreadPool;
 use crate::time::TimeOptions;
@@ -66,23 +67,20 @@ pub struct GenConfig {
     /// Table size of each game's search, MiB.
     pub hash_mib: usize,
     pub eval: Evaluator,
-    /// The openings games start from (`position` lines: `startpos moves ...` or `sfen
-    /// ...`), each checked; see [`default_openings`].
-    pub openings: Vec<String>,
+    /// The openings games start from; see [`default_openings`] and [`Opening::load`].
+    pub openings: Vec<Opening>,
 }
 
 impl GenConfig {
     /// The settings that decide what the file holds, written in the progress file: a run
     /// resumes only with the same ones.
     fn signature(&self) -> String {
-        let openings = if self.openings == default_openings() {
+        let lines: Vec<String> = self.openings.iter().map(Opening::to_string).collect();
+        let built_in: Vec<String> = default_openings().iter().map(Opening::to_string).collect();
+        let openings = if lines == built_in {
             String::new()
         } else {
-            format!(
-                " openings={}:{:016x}",
-                self.openings.len(),
-                fnv1a(&self.openings)
-            )
+            format!(" openings={}:{:016x}", lines.len(), fnv1a(&lines))
         };
         format!(
             "seed={} limit={} random_plies={} random_multipv={} random_margin={} eval_limit={} min_ply={} keep_checks={} max_plies={} eval={}{openings}",
@@ -124,32 +122,13 @@ pub struct Game {
 }
 
 /// The openings used when none are given: the project's balanced set.
-pub fn default_openings() -> Vec<String> {
-    opening_lines(crate::tune::selfplay::OPENINGS)
-}
-
-/// The opening lines of a file's text (blank lines and `#` comments skipped).
-fn opening_lines(text: &str) -> Vec<String> {
-    text.lines()
+pub fn default_openings() -> Vec<Opening> {
+    crate::tune::selfplay::OPENINGS
+        .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(str::to_string)
+        .map(|l| Opening::parse(l).expect("the built-in openings are valid"))
         .collect()
-}
-
-/// Reads an opening file and checks every line (a legal position and moves).
-pub fn load_openings(path: &std::path::Path) -> Result<Vec<String>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let lines = opening_lines(&text);
-    if lines.is_empty() {
-        return Err(format!("{} holds no opening", path.display()));
-    }
-    for (i, line) in lines.iter().enumerate() {
-        PositionCommand::strict_position(line)
-            .map_err(|e| format!("{}: opening {}: {e}", path.display(), i + 1))?;
-    }
-    Ok(lines)
 }
 
 /// What a search answered: its decision, and the last score reported for each of its
@@ -211,8 +190,7 @@ fn search(pool: &mut ThreadPool, pos: &Position, config: &GenConfig, multipv: us
 pub fn play_game(pool: &mut ThreadPool, config: &GenConfig, index: usize) -> Game {
     let openings = &config.openings;
     let mut rng = Rng(config.seed ^ (index as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
-    let opening = &openings[(rng.next_u64() % openings.len() as u64) as usize];
-    let mut pos = PositionCommand::strict_position(opening).expect("the openings are checked");
+    let mut pos = openings[(rng.next_u64() % openings.len() as u64) as usize].position();
     pool.clear();
     let mut records = Vec::new();
     // The side to move of each record, for its result.
@@ -675,7 +653,9 @@ fn config_of(args: GensfenArgs) -> Result<GenConfig, String> {
         hash_mib: args.hash as usize,
         eval: Evaluator::Linear,
         openings: match &args.openings {
-            Some(path) => load_openings(path)?,
+            Some(path) => {
+                Opening::load(path).map_err(|e| format!("--openings {}: {e}", path.display()))?
+            }
             None => default_openings(),
         },
     };
