@@ -58,6 +58,8 @@ enum Tool {
     Gensfen(learn::gensfen::GensfenArgs),
     /// Train an NNUE net on gensfen data
     Train(learn::train::TrainArgs),
+    /// One round of the built-in net: its games, training, a gating match (resumable)
+    Round(learn::round::RoundArgs),
     /// Self-play games for tuning the linear evaluation (positions with results)
     Selfplay(tune::SelfplayArgs),
     /// Fit the linear evaluation's weights to labelled positions
@@ -90,7 +92,10 @@ pub fn run(args: &[String]) -> i32 {
             return e.exit_code();
         }
     };
-    if !matches!(cli.tool, Some(Tool::Match(_)) | Some(Tool::Label(_))) {
+    if !matches!(
+        cli.tool,
+        Some(Tool::Match(_)) | Some(Tool::Label(_)) | Some(Tool::Round(_))
+    ) {
         cli::end_quietly_on_closed_output();
     }
     match cli.tool {
@@ -109,6 +114,7 @@ pub fn run(args: &[String]) -> i32 {
         Some(Tool::Bookinfo(a)) => book::cli::bookinfo_cli(a),
         Some(Tool::Gensfen(a)) => learn::gensfen::run_cli(a),
         Some(Tool::Train(a)) => learn::train::run_cli(a),
+        Some(Tool::Round(a)) => learn::round::run_cli(a),
         Some(Tool::Selfplay(a)) => tune::selfplay_cli(a),
         Some(Tool::Tune(a)) => tune::tune_cli(a),
         Some(Tool::Label(a)) => tune::label_cli(a),

@@ -42,6 +42,7 @@ fn config(out: PathBuf, games: usize, concurrency: usize) -> GenConfig {
         hash_mib: 4,
         eval: Evaluator::Linear,
         openings: gensfen::default_openings(),
+        time_limit: None,
     }
 }
 
@@ -124,6 +125,23 @@ fn the_same_seed_makes_the_same_file_at_any_concurrency_and_after_a_resume() {
     other.seed = 8;
     let e = gensfen::run(&other, |_| {}).unwrap_err().to_string();
     assert!(e.contains("other settings"), "{e}");
+}
+
+/// A time limit ends a run of a million games after the games under way, with every
+/// game written whole; the run resumes like any other.
+#[test]
+fn a_time_limit_stops_starting_games() {
+    let dir = TempDir::new("time-limit");
+    let out = dir.0.join("timed.bin");
+    let mut timed = config(out.clone(), 1_000_000, 2);
+    timed.time_limit = Some(std::time::Duration::from_millis(300));
+    let s = gensfen::run(&timed, |_| {}).unwrap();
+    assert!(s.games >= 1 && s.games < 1_000_000, "{} games", s.games);
+    let written = records(&out).len() as u64;
+    assert_eq!(written, s.positions);
+    let again = gensfen::run(&timed, |_| {}).unwrap();
+    assert_eq!(again.resumed_games, s.games);
+    assert!(records(&out).len() as u64 > written);
 }
 
 #[test]

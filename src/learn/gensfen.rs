@@ -69,9 +69,53 @@ pub struct GenConfig {
     pub eval: Evaluator,
     /// The openings games start from; see [`default_openings`] and [`Opening::load`].
     pub openings: Vec<Opening>,
+    /// No game starts after this long (the games under way are finished and written):
+    /// a run of fixed length, whatever the games' speed.
+    pub time_limit: Option<Duration>,
 }
 
+/// The defaults of `hayate gensfen` (and of a round's data): random plies after the
+/// opening, among how many best moves, within what margin (centipawns)...
+pub const RANDOM_PLIES: u32 = 6;
+pub const RANDOM_MULTIPV: usize = 8;
+pub const RANDOM_MARGIN: i32 = 100;
+/// ...the score past which a game ends, the ply before which nothing is written, the
+/// plies after which a game is a draw, and each game's table (MiB).
+pub const EVAL_LIMIT: i32 = 3000;
+pub const MIN_PLY: u32 = 16;
+pub const MAX_PLIES: u32 = 400;
+pub const HASH_MIB: usize = 16;
+
 impl GenConfig {
+    /// A run with the defaults above: one game at a time, no time limit.
+    pub fn new(
+        out: PathBuf,
+        games: usize,
+        limit: GenLimit,
+        seed: u64,
+        eval: Evaluator,
+        openings: Vec<Opening>,
+    ) -> GenConfig {
+        GenConfig {
+            out,
+            games,
+            limit,
+            seed,
+            concurrency: 1,
+            random_plies: RANDOM_PLIES,
+            random_multipv: RANDOM_MULTIPV,
+            random_margin: RANDOM_MARGIN,
+            eval_limit: EVAL_LIMIT,
+            min_ply: MIN_PLY,
+            keep_checks: false,
+            max_plies: MAX_PLIES,
+            hash_mib: HASH_MIB,
+            eval,
+            openings,
+            time_limit: None,
+        }
+    }
+
     /// The settings that decide what the file holds, written in the progress file: a run
     /// resumes only with the same ones.
     fn signature(&self) -> String {
@@ -425,6 +469,12 @@ pub fn run(config: &GenConfig, mut report: impl FnMut(&str)) -> Result<Summary, 
                     return;
                 };
                 loop {
+                    if config
+                        .time_limit
+                        .is_some_and(|limit| started.elapsed() >= limit)
+                    {
+                        break;
+                    }
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     if index >= config.games {
                         break;
@@ -476,10 +526,13 @@ pub fn run(config: &GenConfig, mut report: impl FnMut(&str)) -> Result<Summary, 
             if last_report.elapsed() >= Duration::from_secs(5) {
                 last_report = Instant::now();
                 let secs = started.elapsed().as_secs_f64().max(1e-3);
+                let of = match config.time_limit {
+                    Some(limit) => format!(" ({:.0} of {:.0} s)", secs, limit.as_secs_f64()),
+                    None => format!("/{}", config.games),
+                };
                 report(&format!(
-                    "games {}/{}  positions {}  {:.0} positions/s  {:.2} games/s",
+                    "games {}{of}  positions {}  {:.0} positions/s  {:.2} games/s",
                     written_until,
-                    config.games,
                     summary.positions,
                     summary.positions as f64 / secs,
                     summary.games as f64 / secs,
@@ -517,32 +570,35 @@ pub struct GensfenArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
     concurrency: u16,
     /// Random plies after each opening, for variety
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    #[arg(long, default_value_t = RANDOM_PLIES, value_parser = clap::value_parser!(u32).range(0..=1000))]
     random_plies: u32,
     /// A random ply picks among this many best moves...
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=600))]
+    #[arg(long, default_value_t = RANDOM_MULTIPV as u16, value_parser = clap::value_parser!(u16).range(1..=600))]
     random_multipv: u16,
     /// ...within this many centipawns of the best
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(i32).range(0..=30_000))]
+    #[arg(long, default_value_t = RANDOM_MARGIN, value_parser = clap::value_parser!(i32).range(0..=30_000))]
     random_margin: i32,
     /// Positions scored beyond this (centipawns) are not written, and end the game
-    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(i32).range(1..=30_000))]
+    #[arg(long, default_value_t = EVAL_LIMIT, value_parser = clap::value_parser!(i32).range(1..=30_000))]
     eval_limit: i32,
     /// Positions before this ply are not written
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    #[arg(long, default_value_t = MIN_PLY, value_parser = clap::value_parser!(u32).range(0..=10_000))]
     min_ply: u32,
     /// Also write positions in check
     #[arg(long)]
     keep_checks: bool,
     /// A game ends as a draw after this many plies
-    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    #[arg(long, default_value_t = MAX_PLIES, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     max_plies: u32,
     /// Openings to start games from, one `position` line each (`startpos moves ...` or
     /// `sfen ...`; default: the built-in balanced set)
     #[arg(long, value_name = "FILE")]
     openings: Option<PathBuf>,
+    /// Start no game after this many seconds (the games under way are finished)
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    seconds: Option<u64>,
     /// Transposition table of each game, MiB
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=1 << 16))]
+    #[arg(long, default_value_t = HASH_MIB as u32, value_parser = clap::value_parser!(u32).range(1..=1 << 16))]
     hash: u32,
     /// Evaluate with this NNUE net file, or `internal` for the built-in net (default: the
     /// linear evaluation)
@@ -658,6 +714,7 @@ fn config_of(args: GensfenArgs) -> Result<GenConfig, String> {
             }
             None => default_openings(),
         },
+        time_limit: args.seconds.map(Duration::from_secs),
     };
     if let Some(path) = &args.evalfile {
         config.eval = Evaluator::named(path, args.fv_scale)

@@ -3,4 +3,5 @@
 
 pub mod gensfen;
 pub mod packed;
+pub mod round;
 pub mod train;

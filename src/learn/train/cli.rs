@@ -88,13 +88,25 @@ fn parse_fraction(text: &str) -> Result<f32, String> {
 
 /// Runs `hayate train`; returns the exit code.
 pub fn run_cli(args: TrainArgs) -> i32 {
-    match cli(args) {
+    match run(args) {
         Ok(()) => 0,
         Err(e) => crate::cli::bad_input("train", e),
     }
 }
 
-fn cli(args: TrainArgs) -> Result<(), String> {
+/// Parses the arguments after `train` (as `hayate train` gets them; for tools that build
+/// a training run from words).
+pub fn parse(args: &[String]) -> Result<TrainArgs, String> {
+    use clap::{Args as _, FromArgMatches as _};
+    let command = TrainArgs::augment_args(clap::Command::new("train"));
+    let matches = command
+        .try_get_matches_from(std::iter::once("train".to_string()).chain(args.iter().cloned()))
+        .map_err(|e| e.render().to_string())?;
+    TrainArgs::from_arg_matches(&matches).map_err(|e| e.to_string())
+}
+
+/// Trains as the arguments say, writing the net and a line an epoch on stdout.
+pub fn run(args: TrainArgs) -> Result<(), String> {
     let TrainArgs {
         data,
         out,

@@ -19,7 +19,7 @@ mod export;
 mod model;
 mod optimizer;
 
-pub use cli::{run_cli, TrainArgs};
+pub use cli::{parse, run, run_cli, TrainArgs};
 pub use model::Model;
 pub use optimizer::Trainer;
 

@@ -1,0 +1,172 @@
+//! `hayate round`: a whole (tiny) round from the command line, resumed without replaying
+//! a step, refusing changed settings; and the installation of a net into a checkout.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("hayate-round-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn round(dir: &Path, extra: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hayate"))
+        .arg("round")
+        .arg("--dir")
+        .arg(dir)
+        .args(extra)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn lines(path: &Path) -> usize {
+    std::fs::read_to_string(path).unwrap().lines().count()
+}
+
+#[test]
+fn a_round_plays_trains_gates_and_resumes_without_replaying() {
+    let tmp = TempDir::new("whole");
+    let dir = tmp.0.join("r");
+    let settings = [
+        "--hours",
+        "0.0005",
+        "--nodes",
+        "150",
+        "--gate-nodes",
+        "150",
+        "--gate-games",
+        "4",
+        "--concurrency",
+        "2",
+    ];
+    let (code, stdout, stderr) = round(&dir, &settings);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let records = std::fs::metadata(dir.join("data.bin")).unwrap().len() / 40;
+    assert!(records > 0);
+    assert!(
+        stdout.contains(&format!("round: {records} positions")),
+        "{stdout}"
+    );
+    // The gate: four games of the new net against the built-in one, and the net a file
+    // the engine loads.
+    assert_eq!(lines(&dir.join("gate").join("games.jsonl")), 4);
+    assert!(
+        stdout.contains("gate ") && stdout.contains("passed"),
+        "{stdout}"
+    );
+    let net = hayate::eval::nnue::builtin::load_named(dir.join("net.bin").to_str().unwrap());
+    assert!(net.is_ok());
+    // The openings split in two halves, the data's and the gate's.
+    let data = std::fs::read_to_string(dir.join("openings-data.sfen")).unwrap();
+    let gate = std::fs::read_to_string(dir.join("openings-gate.sfen")).unwrap();
+    assert!(data.lines().count() >= 50 && data.lines().count() == gate.lines().count());
+    assert!(data.lines().all(|l| !gate.lines().any(|g| g == l)));
+
+    // Again: nothing is replayed, the same result comes back.
+    let net_before = std::fs::read(dir.join("net.bin")).unwrap();
+    let (code, again, _) = round(&dir, &[]);
+    assert_eq!(code, 0);
+    assert_eq!(again.lines().last(), stdout.lines().last());
+    assert!(!again.contains("epoch"), "trained again: {again}");
+    assert_eq!(lines(&dir.join("gate").join("games.jsonl")), 4);
+    assert_eq!(std::fs::read(dir.join("net.bin")).unwrap(), net_before);
+
+    // A setting that would change the round's files is refused with exit code 2, and so
+    // are more hours once the net is trained.
+    let (code, _, stderr) = round(&dir, &["--nodes", "151"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--nodes 150"), "{stderr}");
+    let (code, _, stderr) = round(&dir, &["--hours", "1"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("trained"), "{stderr}");
+}
+
+#[test]
+fn an_interrupted_gate_is_resumed() {
+    // A round whose gate was cut short (its progress says no result yet): the games
+    // played are kept and only the rest are played.
+    let tmp = TempDir::new("gate");
+    let dir = tmp.0.join("r");
+    let settings = [
+        "--hours",
+        "0.0003",
+        "--nodes",
+        "150",
+        "--gate-nodes",
+        "150",
+        "--gate-games",
+        "4",
+    ];
+    assert_eq!(round(&dir, &settings).0, 0);
+    let jsonl = dir.join("gate").join("games.jsonl");
+    let text = std::fs::read_to_string(&jsonl).unwrap();
+    let two: Vec<&str> = text.lines().take(2).collect();
+    std::fs::write(&jsonl, two.join("\n") + "\n").unwrap();
+    let progress = dir.join("round.json");
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&progress).unwrap()).unwrap();
+    json["gate"] = serde_json::Value::Null;
+    std::fs::write(&progress, json.to_string()).unwrap();
+    let (code, stdout, stderr) = round(&dir, &[]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(lines(&jsonl), 4);
+    let after = std::fs::read_to_string(&jsonl).unwrap();
+    assert!(after.starts_with(&(two.join("\n") + "\n")));
+}
+
+#[test]
+fn installing_writes_the_compressed_net_and_its_sha256_line() {
+    let tmp = TempDir::new("install");
+    let checkout = tmp.0.join("checkout");
+    std::fs::create_dir_all(checkout.join("nets")).unwrap();
+    let readme = checkout.join("nets").join("README.md");
+    std::fs::write(
+        &readme,
+        "# nets\n\nbuiltin sha256: 0000\n\n| file | shape |\n",
+    )
+    .unwrap();
+    let net = tmp.0.join("net.bin");
+    let bytes: Vec<u8> = (0..100_000u32).map(|i| (i * 7 % 251) as u8).collect();
+    std::fs::write(&net, &bytes).unwrap();
+    hayate::learn::round::install(&net, &checkout).unwrap();
+
+    // The digest as sha256sum prints it for these bytes.
+    use sha2::Digest;
+    let digest: String = sha2::Sha256::digest(&bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let text = std::fs::read_to_string(&readme).unwrap();
+    assert_eq!(
+        text,
+        format!("# nets\n\nbuiltin sha256: {digest}\n\n| file | shape |\n")
+    );
+    let packed = std::fs::read(checkout.join("nets").join("builtin.nnue.zst")).unwrap();
+    assert!(packed.len() < bytes.len());
+    let mut decoder = ruzstd::decoding::StreamingDecoder::new(&packed[..]).unwrap();
+    let mut unpacked = Vec::new();
+    std::io::Read::read_to_end(&mut decoder, &mut unpacked).unwrap();
+    assert_eq!(unpacked, bytes);
+
+    // A checkout without the line is refused, and left as it was.
+    std::fs::write(&readme, "# nets\n").unwrap();
+    let e = hayate::learn::round::install(&net, &checkout).unwrap_err();
+    assert!(e.to_string().contains("builtin sha256"), "{e}");
+}
