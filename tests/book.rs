@@ -746,7 +746,7 @@ fn synthetic_books_and_bookinfo() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// The 1M-position load figures of the README: `cargo test --release --test book -- --ignored`.
+/// The 1M-position load figures of docs/book.md: `cargo test --release --test book -- --ignored`.
 #[test]
 #[ignore = "writes a ~150 MB book; run by hand for the load-time figures"]
 fn a_million_positions_load_in_seconds() {

@@ -5,7 +5,7 @@
 //! the search is what it would be with the number written in place. Built with the
 //! `tune` cargo feature, every constant is also a USI spin option of the same name
 //! (`setoption name rfp_margin value 120`), so that an SPSA tuner can drive them over
-//! USI; see "Tuning the search" in the README. The ranges are what a tuner may try: wide
+//! USI; see docs/tuning.md, "Tuning the search". The ranges are what a tuner may try: wide
 //! enough to find a better value, narrow enough that every value is a working search.
 //!
 //! Reductions and margins in 1/1024 of a ply are written that way because the

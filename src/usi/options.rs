@@ -190,7 +190,7 @@ pub const EVAL_INTERNAL: &str = crate::eval::nnue::builtin::NAME;
 /// `EvalFile` for the hand-made linear evaluation.
 pub const EVAL_LINEAR: &str = crate::eval::LINEAR;
 /// `EvalFile` by default: the built-in net, since it beat the hand-made evaluation by the
-/// margin issue 21 sets (README, "Training a net").
+/// margin issue 21 sets (docs/training.md, "A fifth round").
 pub const EVAL_DEFAULT: &str = EVAL_INTERNAL;
 /// `EvalDir` when no folder is given (the value YaneuraOu shows for "no folder"; it does
 /// not choose the built-in net, `EvalFile=internal` does).
