@@ -108,7 +108,7 @@ pub fn run(args: &[String]) -> i32 {
             let sub = matches
                 .subcommand_matches("match")
                 .expect("the match subcommand");
-            matches::run_cli(a, sub)
+            matches::run_cli(a, sub, &args[1..])
         }
         Some(Tool::Makebook(a)) => book::cli::makebook_cli(a, &args[1..].join(" ")),
         Some(Tool::Bookinfo(a)) => book::cli::bookinfo_cli(a),

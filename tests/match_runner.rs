@@ -622,7 +622,9 @@ fn an_interrupted_match_resumes_from_its_records() {
     );
     assert_eq!(std::fs::read_to_string(&json_path).unwrap(), resumed);
 
-    // Other openings, other engines, fewer games, a folder with no match: refused.
+    // Other openings, other engines, fewer games, a folder with no match: refused. The
+    // file of openings is recorded by name, so its new lines are caught by the games
+    // kept; the new --name differs from the recorded command.
     std::fs::write(dir.file("openings.txt"), "startpos moves 1g1f\n").unwrap();
     let (code, text) = selfplay_cli(&dir.0, &["--games", "6", "--resume", "rec"]);
     assert_eq!(code, 1, "{text}");
@@ -637,8 +639,11 @@ fn an_interrupted_match_resumes_from_its_records() {
         &dir.0,
         &["--games", "6", "--resume", "rec", "--name", "other"],
     );
-    assert_eq!(code, 1, "{text}");
-    assert!(text.contains("it is a match between"), "{text}");
+    assert_eq!(code, 2, "{text}");
+    assert!(
+        text.contains("--name differ(s) from the command recorded"),
+        "{text}"
+    );
     let (code, text) = selfplay_cli(&dir.0, &["--games", "2", "--resume", "rec"]);
     assert_eq!(code, 1, "{text}");
     assert!(text.contains("beyond --games 2"), "{text}");
@@ -649,6 +654,183 @@ fn an_interrupted_match_resumes_from_its_records() {
         "{text}"
     );
     assert_eq!(std::fs::read_to_string(&json_path).unwrap(), resumed);
+}
+
+/// Runs `hayate match` with exactly `args` in `dir`; returns the exit code and stdout +
+/// stderr.
+fn match_cli(dir: &Path, args: &[&str]) -> (i32, String) {
+    let output = Command::new(HAYATE)
+        .current_dir(dir)
+        .arg("match")
+        .args(args)
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (output.status.code().unwrap_or(-1), text)
+}
+
+/// Keeps the first `n` JSON lines of a match's records, as if it had been killed then.
+fn keep_games(json_path: &Path, n: usize) {
+    let text = std::fs::read_to_string(json_path).unwrap();
+    let kept: String = text.lines().take(n).map(|l| format!("{l}\n")).collect();
+    std::fs::write(json_path, kept).unwrap();
+}
+
+#[test]
+fn resume_alone_runs_the_recorded_command() {
+    let dir = TempDir::new("resume-alone");
+    std::fs::write(
+        dir.file("openings.txt"),
+        "startpos moves 7g7f 3c3d\nstartpos moves 2g2f 8c8d\n",
+    )
+    .unwrap();
+    // Relative paths (openings, folder), per-engine and global settings: all recorded.
+    let (code, text) = match_cli(
+        &dir.0,
+        &[
+            "--nodes",
+            "1000",
+            "--engine",
+            HAYATE,
+            "--engine",
+            HAYATE,
+            "--option",
+            "USI_OwnBook=false",
+            "--max-moves",
+            "60",
+            "--openings",
+            "openings.txt",
+            "--games",
+            "3",
+            "--out",
+            "rec",
+        ],
+    );
+    assert_eq!(code, 0, "{text}");
+    let json_path = dir.file("rec/games.jsonl");
+    let record = std::fs::read_to_string(dir.file("rec/command.json")).unwrap();
+    assert!(record.contains("USI_OwnBook=false"), "{record}");
+    assert!(!record.contains("--resume"), "{record}");
+
+    // Killed after game 1: the folder alone continues it, under the recorded settings.
+    keep_games(&json_path, 1);
+    let (code, text) = match_cli(&dir.0, &["--resume", "rec"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("resumed: 1 finished game(s) kept, 2 to play"),
+        "{text}"
+    );
+    assert!(text.contains("3 games"), "{text}");
+    let games = check_json(&json_path, 3);
+    check_csa(&dir.file("rec/games.csa"), &games);
+
+    // --games extends the match, and the record keeps the new size.
+    let (code, text) = match_cli(&dir.0, &["--resume", "rec", "--games", "5"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("resumed: 3 finished game(s) kept, 2 to play"),
+        "{text}"
+    );
+    check_json(&json_path, 5);
+    let finished = std::fs::read_to_string(&json_path).unwrap();
+    let (code, text) = match_cli(&dir.0, &["--resume", "rec", "--concurrency", "2"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("resumed: 5 finished game(s) kept, 0 to play"),
+        "{text}"
+    );
+
+    // A setting the record fixes: refused before anything is touched, naming the flag.
+    let (code, text) = match_cli(&dir.0, &["--resume", "rec", "--nodes", "999"]);
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains("--nodes cannot be given"), "{text}");
+    assert_eq!(text.lines().filter(|l| l.starts_with("error:")).count(), 1);
+    let (code, text) = match_cli(&dir.0, &["--resume", "rec", "--out", "elsewhere"]);
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains("--out"), "{text}");
+    // The whole command again: the same one resumes, a changed one names what changed.
+    let whole = |nodes: &'static str| {
+        [
+            "--nodes",
+            nodes,
+            "--engine",
+            HAYATE,
+            "--engine",
+            HAYATE,
+            "--option",
+            "USI_OwnBook=false",
+            "--max-moves",
+            "60",
+            "--openings",
+            "openings.txt",
+            "--resume",
+            "rec",
+        ]
+    };
+    let (code, text) = match_cli(&dir.0, &whole("999"));
+    assert_eq!(code, 2, "{text}");
+    assert!(
+        text.contains("--nodes differ(s) from the command recorded"),
+        "{text}"
+    );
+    let (code, text) = match_cli(&dir.0, &whole("1000"));
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("resumed: 5 finished game(s) kept, 0 to play"),
+        "{text}"
+    );
+    assert_eq!(std::fs::read_to_string(&json_path).unwrap(), finished);
+}
+
+#[test]
+fn a_folder_without_a_recorded_command_resumes_only_with_the_whole_command() {
+    let dir = TempDir::new("resume-old");
+    std::fs::write(
+        dir.file("openings.txt"),
+        "startpos moves 7g7f 3c3d\nstartpos moves 2g2f 8c8d\n",
+    )
+    .unwrap();
+    let (code, text) = selfplay_cli(&dir.0, &["--games", "3", "--out", "old"]);
+    assert_eq!(code, 0, "{text}");
+    let json_path = dir.file("old/games.jsonl");
+    // A match from before commands were recorded, killed after game 1.
+    std::fs::remove_file(dir.file("old/command.json")).unwrap();
+    keep_games(&json_path, 1);
+    let kept = std::fs::read_to_string(&json_path).unwrap();
+
+    let (code, text) = match_cli(&dir.0, &["--resume", "old"]);
+    assert_eq!(code, 2, "{text}");
+    assert!(
+        text.contains("has no recorded command") && text.contains("give the whole command"),
+        "{text}"
+    );
+    // Without a record the games themselves are checked: other engines are refused.
+    let (code, text) = selfplay_cli(&dir.0, &["--games", "3", "--resume", "old", "--name", "x"]);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("it is a match between"), "{text}");
+    assert!(!dir.file("old/command.json").exists());
+    assert_eq!(std::fs::read_to_string(&json_path).unwrap(), kept);
+
+    // The whole command resumes it, and records itself for the next time.
+    let (code, text) = selfplay_cli(&dir.0, &["--games", "3", "--resume", "old"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("resumed: 1 finished game(s) kept, 2 to play"),
+        "{text}"
+    );
+    check_json(&json_path, 3);
+    keep_games(&json_path, 2);
+    let (code, text) = match_cli(&dir.0, &["--resume", "old"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("resumed: 2 finished game(s) kept, 1 to play"),
+        "{text}"
+    );
+    check_json(&json_path, 3);
 }
 
 /// Reads the JSON lines back, checks every field and replays every game legally. Returns

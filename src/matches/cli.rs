@@ -11,8 +11,10 @@ use super::game::{Adjudication, GameRules};
 use super::opening::Opening;
 use super::stats::Sprt;
 use crate::position::EnteringKingRule;
+use clap::parser::ValueSource;
+use serde::{Deserialize, Serialize};
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// `hayate match`: games between two USI engines, refereed; the first engine's results
@@ -32,7 +34,11 @@ example: hayate match --byoyomi 100 --engine target/release/hayate \
 --engine \"python3 my_engine.py --fast\" --openings openings.sfen --games 200")]
 pub struct MatchArgs {
     /// An engine's command line as one argument; quotes inside it group words (give two)
-    #[arg(long = "engine", value_name = "CMD", required = true)]
+    #[arg(
+        long = "engine",
+        value_name = "CMD",
+        required_unless_present = "resume"
+    )]
     engines: Vec<String>,
     /// The engine's name in output and records (default: its id name)
     #[arg(long = "name")]
@@ -111,7 +117,9 @@ pub struct MatchArgs {
     #[arg(long)]
     out: Option<PathBuf>,
     /// Continue the match recorded in this folder: its finished games are kept, the
-    /// others played; give the same engines and openings (--games may grow)
+    /// others played. Alone it runs the folder's recorded command; --games may grow the
+    /// match, --concurrency and --quiet apply to this run, other options are refused
+    /// unless the whole command is given again as recorded
     #[arg(long, value_name = "DIR")]
     resume: Option<PathBuf>,
     /// Only the final summary
@@ -159,6 +167,77 @@ pub struct MatchConfig {
     /// `out` holds an interrupted match to continue (`--resume`).
     pub resume: bool,
     pub quiet: bool,
+    /// The command to record in the output folder ([`COMMAND_FILE`]) before the first
+    /// game, so that `--resume DIR` alone can continue the match; `None` records nothing.
+    pub command: Option<RecordedCommand>,
+}
+
+/// The file in a match's folder that records the match's command.
+pub const COMMAND_FILE: &str = "command.json";
+
+/// Flags that `--resume` takes besides the recorded command: `--games` (recorded, a match
+/// may grow), `--concurrency` and `--quiet` (this run only: they change no game), and
+/// `--out` (only the same folder).
+const RESUME_MAY_GIVE: [&str; 4] = ["games", "concurrency", "quiet", "out"];
+
+/// A match's command line as recorded in its folder ([`COMMAND_FILE`]).
+///
+/// The words are kept as given, relative paths included, and the working directory
+/// beside them: an engine command is free text (a bare `hayate` is found on the PATH,
+/// `python3 x.py` names a script among its words), so no rewriting into absolute paths
+/// could be both complete and right. A resume from the same directory reads the same
+/// files; from another, the runner says where the match started.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordedCommand {
+    /// The arguments after `match`, without `--resume`.
+    pub args: Vec<String>,
+    /// The working directory the match was started in.
+    pub cwd: String,
+}
+
+impl RecordedCommand {
+    /// `args` as run from the current directory, `--resume` and its folder left out.
+    fn here(args: &[String]) -> RecordedCommand {
+        let mut kept = Vec::new();
+        let mut words = args.iter();
+        while let Some(word) = words.next() {
+            if word == "--resume" {
+                words.next();
+            } else if !word.starts_with("--resume=") {
+                kept.push(word.clone());
+            }
+        }
+        RecordedCommand {
+            args: kept,
+            cwd: current_dir(),
+        }
+    }
+
+    /// The command recorded in `dir`, `None` when the folder has none (a match from
+    /// before commands were recorded, or no match at all).
+    fn read(dir: &Path) -> Result<Option<RecordedCommand>, CliError> {
+        let path = dir.join(COMMAND_FILE);
+        let bytes = match crate::files::read_regular(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(invalid(format!("--resume: {}: {e}", path.display()))),
+        };
+        serde_json::from_slice(&bytes)
+            .map(Some)
+            .map_err(|e| invalid(format!("--resume: {}: {e}", path.display())))
+    }
+
+    /// The record as the file holds it.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a command always serialises") + "\n"
+    }
+}
+
+/// The current directory as text, empty when it cannot be read.
+pub fn current_dir() -> String {
+    std::env::current_dir()
+        .map(|d| d.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 impl MatchConfig {
@@ -273,17 +352,237 @@ fn default_name(command: &[String]) -> String {
 
 /// Parses the arguments after `match` (as `hayate match` gets them; for tests and tools
 /// that build a match from words).
-pub fn parse(args: &[String]) -> Result<MatchConfig, CliError> {
-    use clap::{Args as _, FromArgMatches as _};
-    let command = MatchArgs::augment_args(clap::Command::new("match"));
-    let matches = command
-        .try_get_matches_from(std::iter::once("match".to_string()).chain(args.iter().cloned()))
+pub fn parse(words: &[String]) -> Result<MatchConfig, CliError> {
+    let (args, matches) = clap_parse(words)?;
+    from_matches(args, &matches, words)
+}
+
+/// The clap command of `hayate match` on its own.
+fn command() -> clap::Command {
+    use clap::Args as _;
+    MatchArgs::augment_args(clap::Command::new("match"))
+}
+
+/// The arguments after `match`, parsed by clap.
+fn clap_parse(words: &[String]) -> Result<(MatchArgs, clap::ArgMatches), CliError> {
+    use clap::FromArgMatches as _;
+    let matches = command()
+        .try_get_matches_from(std::iter::once("match".to_string()).chain(words.iter().cloned()))
         .map_err(|e| match e.kind() {
             clap::error::ErrorKind::DisplayHelp => CliError::Help,
             _ => invalid(e.render().to_string()),
         })?;
     let args = MatchArgs::from_arg_matches(&matches).map_err(|e| invalid(e.to_string()))?;
-    from_matches(args, &matches)
+    Ok((args, matches))
+}
+
+/// Whether the option `id` (a field of [`MatchArgs`]) was on the command line.
+fn given(matches: &clap::ArgMatches, id: &str) -> bool {
+    matches.value_source(id) == Some(ValueSource::CommandLine)
+}
+
+/// The match from the parsed arguments (`matches`, what clap parsed them from, keeps each
+/// value's position; `words`, the arguments after `match`, are what gets recorded).
+///
+/// With `--resume DIR`, the command recorded in DIR is the match: given alone, or with
+/// only the flags of [`RESUME_MAY_GIVE`], it is run as recorded (a new `--games` is
+/// recorded too); given with the whole command, that command must make the same match.
+/// A folder with no recorded command needs the whole command, which is then recorded.
+pub fn from_matches(
+    args: MatchArgs,
+    matches: &clap::ArgMatches,
+    words: &[String],
+) -> Result<MatchConfig, CliError> {
+    let Some(dir) = args.resume.clone() else {
+        let mut config = build(args, matches)?;
+        config.command = Some(RecordedCommand::here(words));
+        return Ok(config);
+    };
+    if args.out.as_ref().is_some_and(|out| *out != dir) {
+        return Err(invalid(
+            "--resume <dir> continues the records in <dir>; leave out --out or give the same folder",
+        ));
+    }
+    let whole = given(matches, "engines");
+    let games = given(matches, "games").then_some(args.games).flatten();
+    let concurrency = given(matches, "concurrency").then_some(args.concurrency);
+    let quiet = args.quiet;
+    let record_path = dir.join(COMMAND_FILE);
+    let mut config = match RecordedCommand::read(&dir)? {
+        None if !whole => {
+            return Err(invalid(format!(
+                "--resume {}: the folder has no recorded command ({} is missing: a match \
+                 started before hayate recorded its command, or no match at all); give the \
+                 whole command again with --resume",
+                dir.display(),
+                record_path.display()
+            )))
+        }
+        None => {
+            let mut config = build(args, matches)?;
+            config.command = Some(RecordedCommand::here(words));
+            config
+        }
+        Some(mut recorded) => {
+            let from_record = |e: CliError| {
+                invalid(format!(
+                    "--resume: the command recorded in {}: {e}",
+                    record_path.display()
+                ))
+            };
+            let (mut rec_args, rec_matches) = clap_parse(&recorded.args).map_err(from_record)?;
+            // The folder is where it is now, whatever it was called when the match began.
+            rec_args.out = None;
+            rec_args.resume = None;
+            let config = build(rec_args, &rec_matches).map_err(from_record)?;
+            let may_give = "with --resume only --games, --concurrency and --quiet may be \
+                            given, or else the whole command as recorded";
+            if whole {
+                let changed = differences(&config, &build(args, matches)?);
+                if !changed.is_empty() {
+                    return Err(invalid(format!(
+                        "--resume {}: {} differ(s) from the command recorded in {} ({may_give})",
+                        dir.display(),
+                        changed.join(", "),
+                        record_path.display()
+                    )));
+                }
+            } else {
+                let refused: Vec<String> = command()
+                    .get_arguments()
+                    .filter(|a| {
+                        let id = a.get_id().as_str();
+                        id != "resume" && !RESUME_MAY_GIVE.contains(&id) && given(matches, id)
+                    })
+                    .map(|a| format!("--{}", a.get_long().unwrap_or(a.get_id().as_str())))
+                    .collect();
+                if !refused.is_empty() {
+                    return Err(invalid(format!(
+                        "--resume {}: {} cannot be given: the match is the one recorded in {} \
+                         ({may_give})",
+                        dir.display(),
+                        refused.join(", "),
+                        record_path.display()
+                    )));
+                }
+            }
+            if let Some(games) = games.filter(|&g| g as usize != config.games) {
+                // The last --games counts, so the record now says the new size.
+                recorded
+                    .args
+                    .extend(["--games".to_string(), games.to_string()]);
+            }
+            MatchConfig {
+                command: Some(recorded),
+                ..config
+            }
+        }
+    };
+    if let Some(games) = games {
+        config.games = games as usize;
+    }
+    if let Some(concurrency) = concurrency {
+        config.concurrency = concurrency as usize;
+    }
+    config.quiet |= quiet;
+    config.out = Some(dir);
+    config.resume = true;
+    Ok(config)
+}
+
+/// The options whose values differ between two matches, as flags: all but `--games`,
+/// `--concurrency`, `--quiet` and the folder, which may change when a match is resumed.
+fn differences(a: &MatchConfig, b: &MatchConfig) -> Vec<String> {
+    let mut changed: Vec<&str> = Vec::new();
+    let mut differ = |flag, x: bool| {
+        if x && !changed.contains(&flag) {
+            changed.push(flag);
+        }
+    };
+    // Each struct taken apart whole, so a new field cannot be left out of the comparison.
+    let MatchConfig {
+        engines,
+        openings,
+        games: _,
+        concurrency: _,
+        rules,
+        sprt,
+        out: _,
+        resume: _,
+        quiet: _,
+        command: _,
+    } = a;
+    for (x, y) in engines.iter().zip(&b.engines) {
+        let EngineSpec {
+            name,
+            name_given,
+            command,
+            dir,
+            options,
+            tc,
+        } = x;
+        differ("--engine", *command != y.command);
+        differ(
+            "--name",
+            *name_given != y.name_given || (*name_given && *name != y.name),
+        );
+        differ("--dir", *dir != y.dir);
+        differ("--option", *options != y.options);
+        let TimeControl {
+            time_ms,
+            inc_ms,
+            byoyomi_ms,
+            nodes,
+            depth,
+        } = tc;
+        differ("--time", *time_ms != y.tc.time_ms);
+        differ("--inc", *inc_ms != y.tc.inc_ms);
+        differ("--byoyomi", *byoyomi_ms != y.tc.byoyomi_ms);
+        differ("--nodes", *nodes != y.tc.nodes);
+        differ("--depth", *depth != y.tc.depth);
+    }
+    let lines = |o: &[Opening]| o.iter().map(|o| o.to_string()).collect::<Vec<_>>();
+    differ("--openings", lines(openings) != lines(&b.openings));
+    let GameRules {
+        rule,
+        max_moves,
+        margin_ms,
+        move_timeout_ms,
+        ready_timeout,
+        resign,
+        draw,
+    } = rules;
+    differ("--rule", *rule != b.rules.rule);
+    differ("--max-moves", *max_moves != b.rules.max_moves);
+    differ("--margin", *margin_ms != b.rules.margin_ms);
+    differ(
+        "--move-timeout",
+        *move_timeout_ms != b.rules.move_timeout_ms,
+    );
+    differ("--ready-timeout", *ready_timeout != b.rules.ready_timeout);
+    // An adjudication or SPRT on one side only differs in its main flag; the others count
+    // where both have one.
+    differ(
+        "--resign-score",
+        resign.is_some() != b.rules.resign.is_some(),
+    );
+    if let (Some(x), Some(y)) = (resign, b.rules.resign) {
+        differ("--resign-score", x.score_cp != y.score_cp);
+        differ("--resign-moves", x.moves != y.moves);
+    }
+    differ("--draw-score", draw.is_some() != b.rules.draw.is_some());
+    if let (Some(x), Some(y)) = (draw, b.rules.draw) {
+        differ("--draw-score", x.score_cp != y.score_cp);
+        differ("--draw-moves", x.moves != y.moves);
+        differ("--draw-after", x.after_ply != y.after_ply);
+    }
+    differ("--sprt", sprt.is_some() != b.sprt.is_some());
+    if let (Some(x), Some(y)) = (sprt, b.sprt) {
+        differ("--sprt", (x.elo0, x.elo1) != (y.elo0, y.elo1));
+        differ("--alpha", x.alpha != y.alpha);
+        differ("--beta", x.beta != y.beta);
+    }
+    changed.into_iter().map(String::from).collect()
 }
 
 /// The values of a repeated option with their positions on the command line.
@@ -297,10 +596,9 @@ fn placed<T: Clone + Send + Sync + 'static>(
     }
 }
 
-/// The match from the parsed arguments (`matches`, what clap parsed them from, keeps each
-/// value's position): each engine option goes to the `--engine` before it, the others
-/// are global.
-pub fn from_matches(args: MatchArgs, matches: &clap::ArgMatches) -> Result<MatchConfig, CliError> {
+/// The match the parsed arguments describe, `--resume` aside: each engine option goes to
+/// the `--engine` before it, the others are global.
+fn build(args: MatchArgs, matches: &clap::ArgMatches) -> Result<MatchConfig, CliError> {
     let engine_at: Vec<usize> = matches
         .indices_of("engines")
         .map(|i| i.collect())
@@ -437,14 +735,6 @@ pub fn from_matches(args: MatchArgs, matches: &clap::ArgMatches) -> Result<Match
         }
         Some(_) => return Err(invalid("--sprt takes two values, elo0 and elo1")),
     };
-    let out = match (args.out, &args.resume) {
-        (Some(out), Some(resume)) if out != *resume => {
-            return Err(invalid(
-                "--resume <dir> continues the records in <dir>; leave out --out or give the same folder",
-            ))
-        }
-        (out, resume) => resume.clone().or(out),
-    };
     Ok(MatchConfig {
         engines,
         openings,
@@ -452,9 +742,10 @@ pub fn from_matches(args: MatchArgs, matches: &clap::ArgMatches) -> Result<Match
         concurrency: args.concurrency as usize,
         rules,
         sprt,
-        out,
-        resume: args.resume.is_some(),
+        out: args.out,
+        resume: false,
         quiet: args.quiet,
+        command: None,
     })
 }
 
@@ -531,6 +822,67 @@ mod tests {
             (None, 5, 60_000)
         );
         assert_eq!(c.games, 2);
+    }
+
+    #[test]
+    fn a_resumed_match_may_change_only_its_size_and_pace() {
+        let base = "--byoyomi 100 --engine a --option Hash=16 --engine 'b c' \
+                    --resign-score 900 --draw-score 5";
+        let a = parse(&args(base)).unwrap();
+        let changed =
+            |extra: &str| differences(&a, &parse(&args(&format!("{base} {extra}"))).unwrap());
+        for (extra, flag) in [
+            ("--name b", "--name"),
+            ("--dir /tmp", "--dir"),
+            ("--option Hash=32", "--option"),
+            ("--byoyomi 5", "--byoyomi"),
+            ("--rule TryRule", "--rule"),
+            ("--max-moves 9", "--max-moves"),
+            ("--margin 9", "--margin"),
+            ("--move-timeout 9", "--move-timeout"),
+            ("--ready-timeout 9", "--ready-timeout"),
+            ("--resign-score 800", "--resign-score"),
+            ("--resign-moves 9", "--resign-moves"),
+            ("--draw-score 6", "--draw-score"),
+            ("--draw-moves 9", "--draw-moves"),
+            ("--draw-after 9", "--draw-after"),
+            ("--sprt 0 5", "--sprt"),
+        ] {
+            assert_eq!(changed(extra), [flag], "{extra}");
+        }
+        assert!(changed("--games 9 --concurrency 3 --quiet --out x").is_empty());
+        let diff =
+            |x: &str, y: &str| differences(&parse(&args(x)).unwrap(), &parse(&args(y)).unwrap());
+        for (x, y, flag) in [
+            ("--byoyomi 5", "--time 9 --byoyomi 5", "--time"),
+            ("--inc 5", "--inc 6", "--inc"),
+            ("--nodes 5", "--nodes 6", "--nodes"),
+            ("--depth 5", "--depth 6", "--depth"),
+            (
+                "--nodes 5 --sprt 0 5",
+                "--nodes 5 --sprt 0 5 --alpha 0.1",
+                "--alpha",
+            ),
+            (
+                "--nodes 5 --sprt 0 5",
+                "--nodes 5 --sprt 0 5 --beta 0.1",
+                "--beta",
+            ),
+        ] {
+            let whole = |tc: &str| format!("{tc} --engine a --engine b");
+            assert_eq!(diff(&whole(x), &whole(y)), [flag], "{y}");
+        }
+        let other = parse(&args("--byoyomi 100 --engine x --engine 'b c'")).unwrap();
+        assert_eq!(
+            differences(&a, &other),
+            ["--engine", "--option", "--resign-score", "--draw-score"]
+        );
+        // What gets recorded: the words as given, without --resume.
+        let words = args("--engine a --resume d --engine b --resume=e --games 4");
+        assert_eq!(
+            RecordedCommand::here(&words).args,
+            args("--engine a --engine b --games 4")
+        );
     }
 
     #[test]

@@ -81,10 +81,11 @@ pub struct MatchReport {
     pub json_path: PathBuf,
 }
 
-/// `hayate match ...`: parses the arguments, plays the match with progress on stdout, and
-/// returns the process exit code (2 for a bad command line, 1 when the match failed).
-pub fn run_cli(args: cli::MatchArgs, matches: &clap::ArgMatches) -> i32 {
-    let config = match cli::from_matches(args, matches) {
+/// `hayate match ...`: parses the arguments (`words`, those after `match`, are recorded
+/// with the match), plays the match with progress on stdout, and returns the process exit
+/// code (2 for a bad command line, 1 when the match failed).
+pub fn run_cli(args: cli::MatchArgs, matches: &clap::ArgMatches, words: &[String]) -> i32 {
+    let config = match cli::from_matches(args, matches, words) {
         Ok(config) => config,
         Err(e) => return crate::cli::bad_input("match", e),
     };
@@ -108,6 +109,17 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchRepor
         (Some(dir), true) => Records::resume(dir, &names, config)?,
         (dir, _) => (Records::create(dir.as_deref())?, Vec::new()),
     };
+    // After the records opened: a folder that already holds a match keeps its command.
+    if let Some(command) = &config.command {
+        replace_file(&records.dir.join(cli::COMMAND_FILE), &command.to_json())?;
+        if config.resume && command.cwd != cli::current_dir() {
+            let _ = writeln!(
+                out,
+                "note: the match was started in {}; relative paths in its command are read from here",
+                command.cwd
+            );
+        }
+    }
     // Game numbers fix the opening and the colours, so a resumed match plays exactly the
     // games the interrupted one had left.
     let pending: Vec<usize> = (0..config.games)
@@ -304,6 +316,7 @@ fn engine_names(config: &MatchConfig, out: &mut dyn Write) -> Result<[String; 2]
 
 /// The two record files, written game by game so an interrupted match keeps what it played.
 struct Records {
+    dir: PathBuf,
     csa: File,
     json: File,
     csa_path: PathBuf,
@@ -334,6 +347,7 @@ impl Records {
         let (csa, csa_path) = open("games.csa")?;
         let (json, json_path) = open("games.jsonl")?;
         Ok(Records {
+            dir,
             csa,
             json,
             csa_path,
@@ -414,6 +428,7 @@ impl Records {
                 .map_err(records_error(path))
         };
         let records = Records {
+            dir: dir.to_path_buf(),
             csa: append(&csa_path)?,
             json: append(&json_path)?,
             csa_path,
