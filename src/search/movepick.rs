@@ -3,16 +3,17 @@
 //!
 //! Order: the transposition-table move; captures and promotions that do not lose
 //! material (by static exchange), most valuable victim first; the two killers and the
-//! counter move; the other quiet moves by history; last the losing captures. In check,
-//! the evasions come after the table move, captures first. Every move handed out is
-//! legal: the generators are legal, and the table, killer and counter moves are checked
-//! first. (The killers come before the quiets are generated: a node they cut off never
-//! generates or scores its hundred-odd quiet moves.)
+//! counter move; the other quiet moves by history, raised for a threatened piece's
+//! escape and for a safe check, lowered for a move into a cheaper piece's attack; last
+//! the losing captures. In check, the evasions come after the table move, captures
+//! first. Every move handed out is legal: the generators are legal, and the table,
+//! killer and counter moves are checked first. (The killers come before the quiets are
+//! generated: a node they cut off never generates or scores its hundred-odd quiet moves.)
 
 use super::history::{ContinuationRows, History};
 use super::see::{see_ge, value};
 use crate::position::{GenType, Position};
-use crate::types::{Move, MoveList, Piece, MAX_MOVES};
+use crate::types::{Bitboard, Move, MoveList, Piece, PieceKind, MAX_MOVES};
 use arrayvec::ArrayVec;
 
 /// Material gained counts this many times the capture history (at most 16,384), so the
@@ -25,6 +26,16 @@ const SECOND_KILLER_RANK: i32 = 2 << 20;
 const COUNTER_MOVE_RANK: i32 = 1 << 20;
 /// In check, captures come before the other evasions, most valuable victim first.
 const CAPTURE_EVASION_RANK: i32 = 1 << 20;
+/// A quiet move that takes a threatened piece off an attacked square gains this much; one
+/// that puts a piece (or drops one) where a cheaper one takes it loses as much. A piece
+/// counts as threatened by the opponent's pawns when it is worth more than a pawn, and
+/// by any of its stepping pieces when it is a bishop, rook, horse or dragon.
+const ESCAPE_BONUS: i32 = 12_000;
+/// A quiet check that does not lose the checking piece gains this much.
+const CHECK_BONUS: i32 = 12_000;
+/// Board value from which the opponent's stepping pieces (pawn to gold) count as cheaper
+/// attackers: the bishop's.
+const BIG_PIECE_VALUE: i32 = 855;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Stage {
@@ -227,6 +238,7 @@ impl MovePicker {
                         pos.generate(GenType::Quiets, &mut self.moves);
                     }
                     let side = pos.side_to_move();
+                    let threats = Threats::of(pos);
                     self.scores.clear();
                     for &mv in self.moves.iter() {
                         // The killers and the counter move (handed out already, and
@@ -245,7 +257,8 @@ impl MovePicker {
                         self.scores.push(
                             special
                                 + history.quiet(side, mv)
-                                + history.continuation(self.continuation, piece, mv),
+                                + history.continuation(self.continuation, piece, mv)
+                                + threats.score(pos, mv),
                         );
                     }
                     // Partial insertion sort: the moves with a positive score best first;
@@ -313,6 +326,52 @@ impl MovePicker {
                 Stage::Done => return None,
             }
         }
+    }
+}
+
+/// The squares where the opponent's cheaper pieces attack: what makes a quiet move an
+/// escape, or a blunder, before any search (computed once for a node's quiet moves).
+struct Threats {
+    /// Attacked by a pawn.
+    pawn: Bitboard,
+    /// Attacked by a pawn, knight, silver, gold mover, or a horse's or dragon's step.
+    step: Bitboard,
+}
+
+impl Threats {
+    fn of(pos: &Position) -> Threats {
+        let them = !pos.side_to_move();
+        let pawns = pos.pieces_of(them, PieceKind::Pawn);
+        Threats {
+            pawn: pawns.forward(them),
+            step: pos.step_attacks(them),
+        }
+    }
+
+    /// The ordering bonus of the quiet move `mv`: escapes and checks up, moves into
+    /// cheaper attackers down.
+    fn score(&self, pos: &Position, mv: Move) -> i32 {
+        // Quiet moves do not promote: the piece keeps its kind.
+        let kind = pos.moved_piece_after(mv).kind();
+        let v = value(kind);
+        let threats = if v >= BIG_PIECE_VALUE {
+            self.step
+        } else if kind != PieceKind::Pawn {
+            self.pawn
+        } else {
+            Bitboard::EMPTY
+        };
+        let mut score = 0;
+        if mv.from().is_some_and(|from| threats.has(from)) {
+            score += ESCAPE_BONUS;
+        }
+        if threats.has(mv.to()) {
+            score -= ESCAPE_BONUS;
+        }
+        if pos.gives_check(mv) && see_ge(pos, mv, 0) {
+            score += CHECK_BONUS;
+        }
+        score
     }
 }
 

@@ -86,12 +86,20 @@ params! {
     /// The margin is this much smaller when the static evaluation is improving.
     rfp_improving = 60, 0..=200;
 
+    /// Razoring up to this depth (0: off): a node whose static evaluation is far below
+    /// alpha is answered by the quiescence search when that confirms it.
+    razor_depth = 3, 0..=8;
+    /// Razoring's margin: this...
+    razor_base = 500, 0..=2000;
+    /// ...plus this times depth² (centipawns).
+    razor_margin = 300, 0..=1000;
+
     /// Null-move pruning from this depth on.
     nmp_depth = 3, 1..=8;
     /// The null move's reduction: this many plies...
-    nmp_base = 3, 1..=6;
+    nmp_base = 5, 1..=8;
     /// ...plus one per this many plies of depth...
-    nmp_depth_divisor = 4, 1..=12;
+    nmp_depth_divisor = 3, 1..=12;
     /// ...plus one per this many centipawns that the evaluation exceeds beta...
     nmp_eval_divisor = 200, 50..=800;
     /// ...but at most this many for the evaluation.
@@ -99,6 +107,12 @@ params! {
     /// From this depth a null-move cutoff is verified by a reduced search with null
     /// moves off, against zugzwang-like positions (rare in shogi, but costly when met).
     nmp_verify_depth = 12, 6..=30;
+
+    /// ProbCut from this depth on (0: off): a capture that beats beta by this margin in a
+    /// search four plies shallower cuts the node.
+    probcut_depth = 5, 0..=16;
+    /// See `probcut_depth` (centipawns; less this margin's quarter when improving).
+    probcut_margin = 200, 50..=600;
 
     /// Singular extensions from this depth on (one more at a node that was on a PV): the
     /// table move is extended when every other move, searched to half the depth, falls
@@ -129,6 +143,12 @@ params! {
     futility_margin = 130, 30..=400;
     /// The quiet history adds history / this to the futility margin.
     futility_history_divisor = 64, 8..=512;
+
+    /// Quiet moves whose history (main and continuation, summed) is below
+    /// −`history_prune_margin`·depth are pruned below this reduced depth (0: off).
+    history_prune_depth = 4, 0..=12;
+    /// See `history_prune_depth`.
+    history_prune_margin = 4000, 500..=16000;
 
     /// Quiet moves that lose more than `see_quiet_margin`·depth² by exchange are pruned
     /// up to this (reduced) depth.

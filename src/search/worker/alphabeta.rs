@@ -1,6 +1,7 @@
 //! The principal-variation alpha-beta search: table cutoffs, the mate-in-one test,
-//! pruning (reverse futility, null move, futility, late moves, SEE), extensions and
-//! late-move reductions, and the history updates after a cutoff.
+//! pruning (razoring, reverse futility, null move, ProbCut, futility, late moves, bad
+//! history, SEE), extensions and late-move reductions, and the history updates after a
+//! cutoff.
 
 use super::{cuts_off, Worker};
 use crate::mate::one::mate_in_one;
@@ -186,6 +187,9 @@ impl Worker {
         // (a pass would let them).
         if !PV && !in_check && excluded.is_none() && !self.opponent_threatens_declaration() {
             if let Some(score) = self.prune_node(node, beta) {
+                return score;
+            }
+            if let Some(score) = self.probcut(node, entry, tt_score, tt_move) {
                 return score;
             }
         }
@@ -453,6 +457,20 @@ impl Worker {
             ..
         } = node;
         let p = ply as usize;
+        // Razoring: so far below alpha (beta - 1 here) that only a capture could lift it;
+        // the quiescence search says whether one does.
+        let alpha = beta - 1;
+        if depth <= params::razor_depth()
+            && static_eval + params::razor_base() + params::razor_margin() * depth * depth < alpha
+        {
+            let score = self.quiescence::<false>(alpha, beta, ply);
+            if self.stopped {
+                return Some(0);
+            }
+            if score < beta {
+                return Some(score);
+            }
+        }
         // Reverse futility: far enough above beta that a quiet move will not fall back.
         let margin = params::rfp_margin() * depth
             - if improving {
@@ -500,6 +518,84 @@ impl Worker {
         (verified >= beta).then_some(score)
     }
 
+    /// ProbCut (step 5): a good capture whose reduced search beats beta by a margin
+    /// would very likely beat beta at full depth too. Returns the score to cut with.
+    fn probcut(
+        &mut self,
+        node: Node,
+        entry: Option<crate::tt::TtEntry>,
+        tt_score: Option<i32>,
+        tt_move: Option<Move>,
+    ) -> Option<i32> {
+        let Node {
+            depth,
+            ply,
+            beta,
+            cut_node,
+            static_eval,
+            improving,
+            ..
+        } = node;
+        if params::probcut_depth() == 0
+            || depth < params::probcut_depth()
+            || beta.abs() >= MATE_BOUND
+        {
+            return None;
+        }
+        let probcut_beta = beta + params::probcut_margin()
+            - if improving {
+                params::probcut_margin() / 4
+            } else {
+                0
+            };
+        // The table already says a search this deep stays below it.
+        if let (Some(e), Some(s)) = (entry, tt_score) {
+            if e.depth >= depth - 3 && s < probcut_beta {
+                return None;
+            }
+        }
+        let p = ply as usize;
+        let reduced = depth - 4;
+        let mut picker = MovePicker::quiescence(&self.pos, tt_move);
+        while let Some(mv) = picker.next(&self.pos, &self.history) {
+            if !see_ge(&self.pos, mv, probcut_beta - static_eval) {
+                continue;
+            }
+            let moved = self.pos.moved_piece_after(mv);
+            self.frames[p].current = Some((moved, mv));
+            self.make(mv, ply);
+            let mut score = -self.quiescence::<false>(-probcut_beta, -probcut_beta + 1, ply + 1);
+            if score >= probcut_beta && reduced > 0 {
+                score = -self.search::<false>(
+                    -probcut_beta,
+                    -probcut_beta + 1,
+                    reduced,
+                    ply + 1,
+                    !cut_node,
+                );
+            }
+            self.pos.undo();
+            if self.stopped {
+                return Some(0);
+            }
+            if score >= probcut_beta {
+                let key = self.pos.key();
+                let eval = entry.map_or(0, |e| e.eval);
+                self.tt.store(
+                    key,
+                    Some(mv),
+                    score_to_tt(score, ply),
+                    eval,
+                    reduced + 1,
+                    Bound::Lower,
+                    false,
+                );
+                return Some(score - (probcut_beta - beta));
+            }
+        }
+        None
+    }
+
     /// Shallow-depth pruning of a quiet move that does not check (step 8): late-move
     /// pruning, futility, and losing exchanges.
     fn prune_quiet(
@@ -532,6 +628,12 @@ impl Worker {
                 + params::futility_margin() * lmr_depth
                 + history_score / params::futility_history_divisor()
                 <= alpha
+        {
+            return Prune::Skip;
+        }
+        // A move that has failed wherever it was tried.
+        if lmr_depth < params::history_prune_depth()
+            && history_score < -params::history_prune_margin() * depth
         {
             return Prune::Skip;
         }
