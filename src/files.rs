@@ -4,8 +4,19 @@
 //! `isready`.
 
 use std::fs::{File, Metadata};
-use std::io;
-use std::path::Path;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// Writes `path` anew through a synced temporary file beside it (`path` + `.tmp`) and a
+/// rename, so that whatever happens it holds either the old bytes or the new ones.
+pub fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut temp = path.as_os_str().to_owned();
+    temp.push(".tmp");
+    let temp = PathBuf::from(temp);
+    let mut file = File::create(&temp)?;
+    file.write_all(bytes).and_then(|()| file.sync_all())?;
+    std::fs::rename(&temp, path)
+}
 
 /// What a path is when it is not a regular file: `"a directory"` or `"a special file
 /// (FIFO, device or socket)"`; `None` for a regular file.

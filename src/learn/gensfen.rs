@@ -390,13 +390,9 @@ impl Progress {
         )
     }
 
-    /// Replaces the file whole (written beside it, then renamed).
+    /// Replaces the file whole (written beside it, synced, then renamed).
     fn save(&self, path: &Path) -> std::io::Result<()> {
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        let tmp = PathBuf::from(tmp);
-        std::fs::write(&tmp, self.text())?;
-        std::fs::rename(&tmp, path)
+        crate::files::replace(path, self.text().as_bytes())
     }
 }
 

@@ -224,14 +224,9 @@ impl Files {
     }
 }
 
-/// Writes `bytes` to `path` through a temporary file, so a kill leaves the old file or
-/// the new one, never half of one.
+/// Writes `bytes` to `path` whole or not at all (see [`crate::files::replace`]).
 fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), RoundError> {
-    let tmp = path.with_extension("tmp");
-    std::fs::File::create(&tmp)
-        .and_then(|mut f| f.write_all(bytes).and_then(|_| f.sync_all()))
-        .map_err(io(&tmp))?;
-    std::fs::rename(&tmp, path).map_err(io(path))
+    crate::files::replace(path, bytes).map_err(io(path))
 }
 
 impl Progress {

@@ -468,17 +468,9 @@ fn records_error(path: &Path) -> impl FnOnce(io::Error) -> MatchError {
     move |source| MatchError::Records { path, source }
 }
 
-/// Writes `path` anew through a synced temporary file and a rename, so it holds either
-/// the old or the new text whatever happens.
+/// Writes `path` anew, whole or not at all (see [`crate::files::replace`]).
 fn replace_file(path: &Path, text: &str) -> Result<(), MatchError> {
-    let mut temp_name = path.as_os_str().to_owned();
-    temp_name.push(".tmp");
-    let temp = PathBuf::from(temp_name);
-    let mut file = File::create(&temp).map_err(records_error(path))?;
-    file.write_all(text.as_bytes())
-        .and_then(|()| file.sync_all())
-        .map_err(records_error(path))?;
-    fs::rename(&temp, path).map_err(records_error(path))
+    crate::files::replace(path, text.as_bytes()).map_err(records_error(path))
 }
 
 /// A new `match-YYYYMMDD-HHMMSS` folder (UTC) in the current directory, with `-2`, `-3`, …

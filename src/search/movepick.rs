@@ -258,7 +258,7 @@ impl MovePicker {
                             special
                                 + history.quiet(side, mv)
                                 + history.continuation(self.continuation, piece, mv)
-                                + threats.score(pos, mv),
+                                + threats.score(pos, mv, piece.kind()),
                         );
                     }
                     // Partial insertion sort: the moves with a positive score best first;
@@ -348,11 +348,9 @@ impl Threats {
         }
     }
 
-    /// The ordering bonus of the quiet move `mv`: escapes and checks up, moves into
-    /// cheaper attackers down.
-    fn score(&self, pos: &Position, mv: Move) -> i32 {
-        // Quiet moves do not promote: the piece keeps its kind.
-        let kind = pos.moved_piece_after(mv).kind();
+    /// The ordering bonus of the quiet move `mv` of a piece of `kind` (quiet moves do
+    /// not promote): escapes and checks up, moves into cheaper attackers down.
+    fn score(&self, pos: &Position, mv: Move, kind: PieceKind) -> i32 {
         let v = value(kind);
         let threats = if v >= BIG_PIECE_VALUE {
             self.step
