@@ -170,3 +170,20 @@ fn installing_writes_the_compressed_net_and_its_sha256_line() {
     let e = hayate::learn::round::install(&net, &checkout).unwrap_err();
     assert!(e.to_string().contains("builtin sha256"), "{e}");
 }
+
+#[test]
+fn missing_earlier_data_is_refused_before_any_game() {
+    let tmp = TempDir::new("missing");
+    let dir = tmp.0.join("r");
+    let gone = tmp.0.join("gone.bin");
+    let gone_arg = gone.to_str().unwrap();
+    let (code, stdout, stderr) = round(&dir, &["--hours", "1", "--data", gone_arg]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(stderr.contains("gone.bin"), "{stderr}");
+    assert!(!dir.join("data.bin").exists(), "no game was played");
+    // A file that is not whole records is refused too.
+    std::fs::write(&gone, [0u8; 41]).unwrap();
+    let (code, _, stderr) = round(&dir, &["--hours", "1", "--data", gone_arg]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("41 bytes"), "{stderr}");
+}

@@ -172,6 +172,8 @@ pub enum RoundError {
     Corrupt(PathBuf, String),
     /// A step failed (its own message).
     Step(&'static str, String),
+    /// An earlier round's data file (`--data`) that is missing or not whole records.
+    Data(PathBuf, String),
 }
 
 impl fmt::Display for RoundError {
@@ -191,6 +193,7 @@ impl fmt::Display for RoundError {
                 write!(f, "{} is not a round's progress: {e}", path.display())
             }
             RoundError::Step(step, e) => write!(f, "{step}: {e}"),
+            RoundError::Data(path, e) => write!(f, "--data {}: {e}", path.display()),
         }
     }
 }
@@ -299,6 +302,25 @@ impl Progress {
     }
 }
 
+/// An earlier round's data file: present, readable, whole records.
+fn check_data_file(path: &Path) -> Result<(), RoundError> {
+    let bad = |e: String| RoundError::Data(path.to_path_buf(), e);
+    let len = std::fs::metadata(path)
+        .map_err(|e| {
+            bad(format!(
+                "{e} (data given with --data must be there until the round has trained; a \
+                 round whose file is gone needs another --dir)"
+            ))
+        })?
+        .len();
+    if len == 0 || len % RECORD_BYTES as u64 != 0 {
+        return Err(bad(format!(
+            "{len} bytes is not a whole number of {RECORD_BYTES}-byte records"
+        )));
+    }
+    Ok(())
+}
+
 fn opening_lines(path: &Path) -> Result<Vec<String>, RoundError> {
     let openings = Opening::load(path)
         .map_err(|e| RoundError::Step("openings", format!("{}: {e}", path.display())))?;
@@ -366,6 +388,14 @@ pub fn run(args: &RoundArgs, engine: &Path) -> Result<RoundSummary, RoundError> 
         (&files.gate_openings, &lines[half..]),
     ] {
         write_whole(path, (part.join("\n") + "\n").as_bytes())?;
+    }
+
+    // Earlier rounds' data must still be there when the net is trained: found missing
+    // only after hours of generation, the round would have wasted them.
+    if !progress.trained {
+        for path in &progress.settings.data {
+            check_data_file(path)?;
+        }
     }
 
     // Step 1: data.
@@ -676,7 +706,9 @@ pub fn run_cli(args: RoundArgs) -> i32 {
             );
             0
         }
-        Err(e @ RoundError::Changed { .. }) => crate::cli::bad_input("round", e),
+        Err(e @ (RoundError::Changed { .. } | RoundError::Data(..))) => {
+            crate::cli::bad_input("round", e)
+        }
         Err(e) => crate::cli::failed("round", e),
     }
 }
