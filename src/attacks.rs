@@ -46,12 +46,12 @@ const fn offset(sq: usize, df: i32, dr: i32) -> Option<usize> {
     }
 }
 
-const fn step_table(steps: &[(i32, i32)]) -> [[Bitboard; 81]; 2] {
-    let mut t = [[Bitboard::EMPTY; 81]; 2];
+const fn step_table(steps: &[(i32, i32)]) -> [[Bitboard; Square::NUM]; 2] {
+    let mut t = [[Bitboard::EMPTY; Square::NUM]; 2];
     let mut c = 0;
     while c < 2 {
         let mut sq = 0;
-        while sq < 81 {
+        while sq < Square::NUM {
             let mut bits = 0u128;
             let mut i = 0;
             while i < steps.len() {
@@ -71,11 +71,11 @@ const fn step_table(steps: &[(i32, i32)]) -> [[Bitboard; 81]; 2] {
     t
 }
 
-static PAWN: [[Bitboard; 81]; 2] = step_table(PAWN_STEPS);
-static KNIGHT: [[Bitboard; 81]; 2] = step_table(KNIGHT_STEPS);
-static SILVER: [[Bitboard; 81]; 2] = step_table(SILVER_STEPS);
-static GOLD: [[Bitboard; 81]; 2] = step_table(GOLD_STEPS);
-static KING: [[Bitboard; 81]; 2] = step_table(KING_STEPS);
+static PAWN: [[Bitboard; Square::NUM]; 2] = step_table(PAWN_STEPS);
+static KNIGHT: [[Bitboard; Square::NUM]; 2] = step_table(KNIGHT_STEPS);
+static SILVER: [[Bitboard; Square::NUM]; 2] = step_table(SILVER_STEPS);
+static GOLD: [[Bitboard; Square::NUM]; 2] = step_table(GOLD_STEPS);
+static KING: [[Bitboard; Square::NUM]; 2] = step_table(KING_STEPS);
 
 #[inline(always)]
 pub fn pawn(color: Color, sq: Square) -> Bitboard {
@@ -114,10 +114,10 @@ const DIRS: [(i32, i32); 8] = [
     (1, 1),
 ];
 
-const fn ray_table() -> [[Bitboard; 8]; 81] {
-    let mut t = [[Bitboard::EMPTY; 8]; 81];
+const fn ray_table() -> [[Bitboard; 8]; Square::NUM] {
+    let mut t = [[Bitboard::EMPTY; 8]; Square::NUM];
     let mut sq = 0;
-    while sq < 81 {
+    while sq < Square::NUM {
         let mut d = 0;
         while d < 8 {
             let mut bits = 0u128;
@@ -135,15 +135,15 @@ const fn ray_table() -> [[Bitboard; 8]; 81] {
 }
 
 /// `DIRECTION[a][b]`: the direction index from a to b, or 8 when they share no line.
-const fn direction_table() -> [[u8; 81]; 81] {
-    let mut t = [[8u8; 81]; 81];
+const fn direction_table() -> [[u8; Square::NUM]; Square::NUM] {
+    let mut t = [[8u8; Square::NUM]; Square::NUM];
     let rays = ray_table();
     let mut a = 0;
-    while a < 81 {
+    while a < Square::NUM {
         let mut d = 0;
         while d < 8 {
             let mut b = 0;
-            while b < 81 {
+            while b < Square::NUM {
                 if (rays[a][d].0 >> b) & 1 != 0 {
                     t[a][b] = d as u8;
                 }
@@ -156,8 +156,8 @@ const fn direction_table() -> [[u8; 81]; 81] {
     t
 }
 
-static RAYS: [[Bitboard; 8]; 81] = ray_table();
-static DIRECTION: [[u8; 81]; 81] = direction_table();
+static RAYS: [[Bitboard; 8]; Square::NUM] = ray_table();
+static DIRECTION: [[u8; Square::NUM]; Square::NUM] = direction_table();
 
 /// Squares strictly between `a` and `b` when they share a file, rank or diagonal; empty
 /// otherwise.
@@ -214,18 +214,18 @@ pub fn aligned(a: Square, b: Square, c: Square) -> bool {
 // Lance and rook files
 
 /// `LANCE_RAY[color][sq]`: the lance's attacks from `sq` on an empty board.
-const fn lance_rays() -> [[Bitboard; 81]; 2] {
+const fn lance_rays() -> [[Bitboard; Square::NUM]; 2] {
     let rays = ray_table();
-    let mut t = [[Bitboard::EMPTY; 81]; 2];
+    let mut t = [[Bitboard::EMPTY; Square::NUM]; 2];
     let mut sq = 0;
-    while sq < 81 {
+    while sq < Square::NUM {
         t[0][sq] = rays[sq][1]; // rank delta -1: towards rank a
         t[1][sq] = rays[sq][6]; // rank delta +1: towards rank i
         sq += 1;
     }
     t
 }
-static LANCE_RAY: [[Bitboard; 81]; 2] = lance_rays();
+static LANCE_RAY: [[Bitboard; Square::NUM]; 2] = lance_rays();
 
 /// Lance attacks from `sq` given the occupancy.
 #[inline(always)]
@@ -284,8 +284,8 @@ impl Magic {
 
 /// The slider tables, built once on first use.
 struct SliderTables {
-    bishop: [Magic; 81],
-    rank: [Magic; 81],
+    bishop: [Magic; Square::NUM],
+    rank: [Magic; Square::NUM],
     attacks: Vec<Bitboard>,
 }
 
@@ -412,8 +412,8 @@ fn build_slider_tables() -> SliderTables {
         shift: 0,
         offset: 0,
     };
-    let mut bishop = [empty; 81];
-    let mut rank = [empty; 81];
+    let mut bishop = [empty; Square::NUM];
+    let mut rank = [empty; Square::NUM];
     for (sq, magic) in bishop.iter_mut().enumerate() {
         let mask = slide(sq, &BISHOP_DIRS, 0) & !edges.0;
         *magic = find_magic(mask, &BISHOP_DIRS, sq, &mut rng, &mut attacks);
@@ -488,7 +488,7 @@ mod tests {
             let occ = ((rng.next_u64() as u128) << 64 | rng.next_u64() as u128)
                 & ((rng.next_u64() as u128) << 64 | rng.next_u64() as u128)
                 & Bitboard::ALL.0;
-            for sq in 0..81 {
+            for sq in 0..Square::NUM {
                 let s = Square::from_index(sq).unwrap();
                 let b = Bitboard(occ);
                 assert_eq!(bishop(s, b).0, slide(sq, &BISHOP_DIRS, occ));

@@ -11,16 +11,16 @@ use crate::types::{Bitboard, Color, Move, PieceKind, Square};
 /// [`rel_index`] for every owner, square and king square, so the evaluation looks the
 /// offset up instead of dividing square indices into files and ranks. Built at compile
 /// time: a lazily built table would test its "initialised" flag on every lookup.
-static RELATIVE: [[[u8; 81]; 81]; 2] = relative_table();
+static RELATIVE: [[[u8; Square::NUM]; Square::NUM]; 2] = relative_table();
 
-const fn relative_table() -> [[[u8; 81]; 81]; 2] {
-    let mut table = [[[0u8; 81]; 81]; 2];
+const fn relative_table() -> [[[u8; Square::NUM]; Square::NUM]; 2] {
+    let mut table = [[[0u8; Square::NUM]; Square::NUM]; 2];
     let mut owner = 0;
     while owner < 2 {
         let mut sq: usize = 0;
-        while sq < 81 {
+        while sq < Square::NUM {
             let mut king: usize = 0;
-            while king < 81 {
+            while king < Square::NUM {
                 // Square index = file * 9 + rank; White sees the ranks reversed.
                 let (sq_rank, king_rank) = if owner == 0 {
                     ((sq % 9) as i32, (king % 9) as i32)

@@ -144,7 +144,11 @@ pub fn pack(pos: &Position) -> Result<[u8; 32], PackError> {
     };
     w.bits(pos.side_to_move() as u32, 1)?;
     for c in Color::ALL {
-        w.bits(pos.king_square(c).map_or(81, |s| s.index() as u32), 7)?;
+        w.bits(
+            pos.king_square(c)
+                .map_or(Square::NUM as u32, |s| s.index() as u32),
+            7,
+        )?;
     }
     // Pieces of each kind a set has, less those seen on the board and in hand.
     let mut left = [0i32; 8];
@@ -209,12 +213,12 @@ pub fn unpack(data: &[u8; 32]) -> Result<Position, PackError> {
     } else {
         Color::White
     };
-    let mut board: [Option<Piece>; 81] = [None; 81];
+    let mut board: [Option<Piece>; Square::NUM] = [None; Square::NUM];
     for c in Color::ALL {
         let sq = r.bits(7)? as usize;
-        if sq < 81 {
+        if sq < Square::NUM {
             board[sq] = Some(Piece::new(c, PieceKind::King));
-        } else if sq != 81 {
+        } else if sq != Square::NUM {
             return Err(PackError::Corrupt("a king off the board"));
         }
     }

@@ -31,7 +31,7 @@ const UNGUARDED_DROPS: u16 = 1;
 /// Drops onto one square: this plus the square's index.
 const DROPS_ON_SQUARE: u16 = 2;
 /// A board move with and without promotion: this plus `from · 81 + to`.
-const PROMOTION_PAIR: u16 = DROPS_ON_SQUARE + 81;
+const PROMOTION_PAIR: u16 = DROPS_ON_SQUARE + Square::NUM as u16;
 
 /// The chain of `mv` in `pos`; `or` is whether the attacker is to move, `squares` the
 /// node's interposition squares (looked at once for all its moves).
@@ -72,7 +72,7 @@ pub fn delay(pos: &Position, mv: Move, or: bool, squares: &InterpositionSquares)
         return Delay::default();
     }
     Delay {
-        chain: PROMOTION_PAIR + (from.index() * 81 + to.index()) as u16,
+        chain: PROMOTION_PAIR + (from.index() * Square::NUM + to.index()) as u16,
         // The promotion first: it keeps every power the piece had.
         order: u8::from(!mv.is_promotion()),
     }

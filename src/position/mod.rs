@@ -71,7 +71,7 @@ impl PieceSets {
 /// from scratch; `checkers` are the enemy pieces attacking the side to move's king.
 #[derive(Clone)]
 pub struct Position {
-    board: [Option<Piece>; 81],
+    board: [Option<Piece>; Square::NUM],
     /// Piece sets: one per colour, then one per kind (see [`PieceSets`]).
     sets: PieceSets,
     hands: [Hand; 2],
@@ -107,7 +107,7 @@ impl Position {
     /// An empty board with Black to move; SFEN parsing fills it.
     fn empty() -> Position {
         Position {
-            board: [None; 81],
+            board: [None; Square::NUM],
             sets: PieceSets {
                 low: [0; SETS],
                 high: [0; SETS],

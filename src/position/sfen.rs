@@ -306,7 +306,7 @@ impl fmt::Display for Position {
 /// formats that rebuild a position through its SFEN.
 pub fn write_sfen(
     out: &mut impl fmt::Write,
-    board: &[Option<Piece>; 81],
+    board: &[Option<Piece>; Square::NUM],
     side: Color,
     hands: &[Hand; 2],
     ply: u32,

@@ -13,18 +13,18 @@ const fn splitmix(state: &mut u64) -> u64 {
 }
 
 struct Keys {
-    psq: [[u64; 81]; 32],
+    psq: [[u64; Square::NUM]; 32],
     hand: [[u64; 8]; 2],
     side: u64,
 }
 
 const fn build() -> Keys {
     let mut state = 0x1234_5678_9abc_def0u64;
-    let mut psq = [[0u64; 81]; 32];
+    let mut psq = [[0u64; Square::NUM]; 32];
     let mut p = 0;
     while p < 32 {
         let mut sq = 0;
-        while sq < 81 {
+        while sq < Square::NUM {
             psq[p][sq] = splitmix(&mut state);
             sq += 1;
         }
@@ -47,7 +47,7 @@ const fn build() -> Keys {
     let mut p = 0;
     while p < 32 {
         let mut sq = 0;
-        while sq < 81 {
+        while sq < Square::NUM {
             psq[p][sq] &= !1;
             sq += 1;
         }

@@ -8,7 +8,7 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 #[repr(transparent)]
 pub struct Bitboard(pub u128);
 
-const ALL_BITS: u128 = (1u128 << 81) - 1;
+const ALL_BITS: u128 = (1u128 << Square::NUM) - 1;
 
 /// Bitboard of one file (9 bits) for each file index.
 const fn file_mask(file: usize) -> u128 {

@@ -26,7 +26,7 @@ pub struct Move(NonZeroU16);
 const _: () = assert!(std::mem::size_of::<Option<Move>>() == 2);
 
 const PROMOTE_BIT: u16 = 1 << 14;
-const DROP_BASE: u16 = 81;
+const DROP_BASE: u16 = Square::NUM as u16;
 
 impl Move {
     /// A board move. `from` and `to` must differ.
@@ -103,7 +103,7 @@ impl Move {
         let to = raw & 0x7f;
         let from = (raw >> 7) & 0x7f;
         let promote = raw & PROMOTE_BIT != 0;
-        if raw >> 15 != 0 || to >= 81 || from >= DROP_BASE + 7 || from == to {
+        if raw >> 15 != 0 || to >= Square::NUM as u16 || from >= DROP_BASE + 7 || from == to {
             return None;
         }
         if from >= DROP_BASE && promote {

@@ -71,7 +71,7 @@ impl Square {
     /// Square from a 0-based index; `None` outside 0..81.
     #[inline(always)]
     pub const fn from_index(index: usize) -> Option<Square> {
-        if index < 81 {
+        if index < Self::NUM {
             Some(Square(index as u8))
         } else {
             None
@@ -81,7 +81,7 @@ impl Square {
     /// Square from an index already known to be below 81.
     #[inline(always)]
     pub(crate) const fn from_index_unchecked(index: usize) -> Square {
-        debug_assert!(index < 81);
+        debug_assert!(index < Self::NUM);
         Square(index as u8)
     }
 
@@ -109,7 +109,7 @@ impl Square {
 
     /// All squares in index order.
     pub fn all() -> impl Iterator<Item = Square> {
-        (0..81).map(Square)
+        (0..Self::NUM as u8).map(Square)
     }
 
     /// Parses the USI name of a square, `7g` or `1a`.

@@ -8,6 +8,8 @@
 //! is recognised by its header alone.
 
 /// The version word every classic NNUE file starts with.
+use crate::types::Square;
+
 pub const VERSION: u32 = 0x7AF3_2F16;
 
 /// Distinct board and hand piece states from one side's view (YaneuraOu's `fe_end`):
@@ -27,8 +29,8 @@ impl FeatureSet {
     /// Number of input features.
     pub const fn dimensions(self) -> usize {
         match self {
-            FeatureSet::HalfKP => 81 * PIECE_STATES,
-            FeatureSet::KP => PIECE_STATES + 2 * 81,
+            FeatureSet::HalfKP => Square::NUM * PIECE_STATES,
+            FeatureSet::KP => PIECE_STATES + 2 * Square::NUM,
         }
     }
 

@@ -61,7 +61,12 @@ fn view(sq: Square, viewer: Color) -> usize {
 /// State of `piece` (not a king) on `sq` from `viewer`'s side.
 #[inline(always)]
 fn board_state(piece: Piece, sq: Square, viewer: Color) -> u16 {
-    let base = BOARD_FRIEND[piece.kind() as usize] + if piece.color() == viewer { 0 } else { 81 };
+    let base = BOARD_FRIEND[piece.kind() as usize]
+        + if piece.color() == viewer {
+            0
+        } else {
+            Square::NUM as u16
+        };
     base + view(sq, viewer) as u16
 }
 
@@ -133,7 +138,7 @@ fn halfkp_offset(own_king: Square, viewer: Color) -> u32 {
 /// Feature index of the king-independent part of the K+P features for a king.
 #[inline(always)]
 fn kp_king_index(king: Square, owner: Color, viewer: Color) -> u32 {
-    let own = if owner == viewer { 0 } else { 81 };
+    let own = if owner == viewer { 0 } else { Square::NUM };
     (PIECE_STATES + own + view(king, viewer)) as u32
 }
 
