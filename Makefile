@@ -5,7 +5,7 @@
 EXE ?= hayate
 CARGO ?= cargo
 
-.PHONY: all bench tune clean
+.PHONY: all bench spsa clean
 
 all:
 	$(CARGO) build --release
@@ -16,12 +16,12 @@ all:
 bench: all
 	./$(EXE) bench
 
-# The `tune` build (the search's constants as USI options) for SPSA, alone in its own
-# folder: shogiarena copies the engine's whole folder into every run.
-tune:
-	$(CARGO) build --release --features tune --target-dir target/tune
+# The `spsa` build (the search's constants as USI options), alone in its own folder:
+# shogiarena copies the engine's whole folder into every run.
+spsa:
+	$(CARGO) build --release --features spsa --target-dir target/spsa-build
 	mkdir -p target/spsa
-	cp target/tune/release/hayate target/spsa/hayate
+	cp target/spsa-build/release/hayate target/spsa/hayate
 
 clean:
 	$(CARGO) clean

@@ -235,7 +235,7 @@ impl Session {
                 }
             }
             "gameover" => self.finish_search(),
-            #[cfg(feature = "tune")]
+            #[cfg(feature = "spsa")]
             "usi_tunables" => {
                 // shogiarena's request for the tunable constants (its own extension of
                 // USI): one JSON line, then `usi_tunablesok`.
@@ -488,7 +488,7 @@ impl Session {
 /// The search's constants as shogiarena's SPSA reads them (`shogiarena.usi_tunables.v1`):
 /// option, type, default and range of each, and a final perturbation of a twentieth of
 /// the range.
-#[cfg(feature = "tune")]
+#[cfg(feature = "spsa")]
 pub fn tunables_manifest() -> String {
     let tunables: Vec<serde_json::Value> = crate::search::params::ALL
         .iter()

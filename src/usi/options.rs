@@ -253,9 +253,9 @@ impl fmt::Display for OptionError {
 
 impl std::error::Error for OptionError {}
 
-/// `setoption` for one of the search's constants (built with the `tune` feature): they
+/// `setoption` for one of the search's constants (built with the `spsa` feature): they
 /// are global, so every search thread sees the new value from its next node on.
-#[cfg(feature = "tune")]
+#[cfg(feature = "spsa")]
 fn set_search_param(
     param: &crate::search::params::Param,
     value: &str,
@@ -322,7 +322,7 @@ impl Options {
                 format!("option name {name} type string default {default}")
             }
         });
-        #[cfg(feature = "tune")]
+        #[cfg(feature = "spsa")]
         let lines = lines.chain(crate::search::params::ALL.iter().map(|p| {
             format!(
                 "option name {} type spin default {} min {} max {}",
@@ -335,7 +335,7 @@ impl Options {
     /// Sets an option (name case-insensitive). `Ok(Some(note))` when the value was
     /// accepted after clamping, with a note saying so.
     pub fn set(&mut self, name: &str, value: &str) -> Result<Option<String>, OptionError> {
-        #[cfg(feature = "tune")]
+        #[cfg(feature = "spsa")]
         if let Some(param) = crate::search::params::ALL
             .iter()
             .find(|p| p.name.eq_ignore_ascii_case(name))
@@ -570,7 +570,7 @@ mod tests {
         );
     }
 
-    #[cfg(feature = "tune")]
+    #[cfg(feature = "spsa")]
     #[test]
     fn search_params_are_spin_options() {
         let lines = Options::usi_lines();
@@ -585,7 +585,7 @@ mod tests {
         assert_eq!(o.set("rfp_margin", "110"), Ok(None));
     }
 
-    #[cfg(feature = "tune")]
+    #[cfg(feature = "spsa")]
     #[test]
     fn search_params_manifest_for_shogiarena() {
         let manifest: serde_json::Value =
@@ -601,7 +601,7 @@ mod tests {
         assert_eq!(rfp["schedule"]["c_end"], 19.0);
     }
 
-    #[cfg(not(feature = "tune"))]
+    #[cfg(not(feature = "spsa"))]
     #[test]
     fn search_params_are_no_options_in_a_normal_build() {
         assert!(!Options::usi_lines()
