@@ -14,6 +14,7 @@
 //! they land on squares 0..16 (files 1 and 2), which no mask that contains one of the high
 //! squares also contains (files 1 and 9 are edges, never inner squares).
 
+use crate::rng::Rng;
 use crate::types::{Bitboard, Color, Square};
 use once_cell::sync::Lazy;
 
@@ -316,20 +317,9 @@ fn slide(sq: usize, dirs: &[usize], occupied: u128) -> u128 {
 const BISHOP_DIRS: [usize; 4] = [0, 2, 5, 7];
 const RANK_DIRS: [usize; 2] = [3, 4];
 
-/// Small deterministic generator (xorshift64*): magic candidates here, game variety in
-/// self-play.
-pub(crate) struct Rng(pub(crate) u64);
-impl Rng {
-    pub(crate) fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    /// Sparse candidates make good magics.
-    fn sparse(&mut self) -> u64 {
-        self.next_u64() & self.next_u64() & self.next_u64()
-    }
+/// Sparse candidates make good magics.
+fn sparse(rng: &mut Rng) -> u64 {
+    rng.next_u64() & rng.next_u64() & rng.next_u64()
 }
 
 /// Every subset of `mask` (Carry-Rippler enumeration).
@@ -369,7 +359,7 @@ fn find_magic(
             table = vec![(0u32, 0u128); 1 << bits];
         }
         let shift = 64 - bits;
-        let magic = rng.sparse();
+        let magic = sparse(rng);
         // Quick reject: the mask's high bits must spread well.
         if (fold(mask).wrapping_mul(magic) >> 56).count_ones() < 6 && bits >= 8 {
             continue;
@@ -404,7 +394,7 @@ fn find_magic(
 
 fn build_slider_tables() -> SliderTables {
     let edges = Bitboard::file(0) | Bitboard::file(8) | Bitboard::rank(0) | Bitboard::rank(8);
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::from_state(0x9e37_79b9_7f4a_7c15);
     let mut attacks = Vec::new();
     let empty = Magic {
         mask: 0,
@@ -483,7 +473,7 @@ mod tests {
     /// Every magic lookup agrees with the slow ray walk on random occupancies.
     #[test]
     fn sliders_match_ray_walk() {
-        let mut rng = Rng(12345);
+        let mut rng = Rng::from_state(12345);
         for _ in 0..2000 {
             let occ = ((rng.next_u64() as u128) << 64 | rng.next_u64() as u128)
                 & ((rng.next_u64() as u128) << 64 | rng.next_u64() as u128)

@@ -15,6 +15,7 @@ pub mod mate;
 pub mod memory;
 pub mod perft;
 pub mod position;
+pub mod rng;
 pub mod search;
 pub mod threads;
 pub mod time;
@@ -22,6 +23,7 @@ pub mod tt;
 pub mod tune;
 pub mod types;
 pub mod usi;
+pub mod win_rate;
 
 pub use position::Position;
 pub use types::{Bitboard, Color, Hand, Move, MoveList, Piece, PieceKind, Square};

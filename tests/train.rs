@@ -119,7 +119,11 @@ fn kp_trains_and_exports_what_it_learned() {
 
 #[test]
 fn halfkp_trains_with_its_factoriser_and_exports_what_it_learned() {
-    check_shape(Shape::HalfKp, 4, 40.0, 200.0);
+    // The mean quantisation error of this small, overfitted net depends on its random
+    // start: 40.7 cp from the house generator's seeded start (src/rng.rs), under 40
+    // from the trainer's former private one. The bound guards against an export that
+    // loses what was learned (hundreds of centipawns), not against that spread.
+    check_shape(Shape::HalfKp, 4, 45.0, 200.0);
 }
 
 /// `hayate train` through the binary: each epoch that improves the held-out loss writes

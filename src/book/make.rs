@@ -13,9 +13,9 @@
 //! lines favour.
 
 use super::format::{self, position_sfen, BookEntry, BookMove};
-use crate::attacks::Rng;
 use crate::matches::opening::Opening;
 use crate::position::Position;
+use crate::rng::Rng;
 use crate::search::score::{self, UsiScore};
 use crate::search::{Event, Progress, Reporter, ScoreBound, Settings};
 use crate::threads::ThreadPool;
@@ -446,7 +446,7 @@ pub fn book_value(internal: i32) -> i32 {
 /// start (up to 80 plies each), with one to three random legal moves each: a stand-in for
 /// the large books users load, to measure loading. Returns the file's size in bytes.
 pub fn synthetic(count: usize, seed: u64, out: &Path) -> Result<u64, String> {
-    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let mut rng = Rng::seeded(seed);
     let mut seen: HashSet<u64> = HashSet::with_capacity(count);
     let mut entries: Vec<BookEntry> = Vec::with_capacity(count);
     while entries.len() < count {

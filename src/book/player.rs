@@ -3,8 +3,8 @@
 
 use super::select::{self, Policy};
 use super::{Book, BookMove};
-use crate::attacks::Rng;
 use crate::position::Position;
+use crate::rng::Rng;
 use std::path::PathBuf;
 use std::time::{Instant, SystemTime};
 
@@ -110,21 +110,13 @@ impl Default for BookPlayer {
     }
 }
 
-/// SplitMix64: spreads a seed over all bits (xorshift must not start at 0).
-fn mix(seed: u64) -> u64 {
-    let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (z ^ (z >> 31)) | 1
-}
-
 impl BookPlayer {
     pub fn new() -> BookPlayer {
         BookPlayer {
             book: None,
             loaded: None,
             seed: None,
-            rng: Rng(1),
+            rng: Rng::from_state(1),
         }
     }
 
@@ -151,7 +143,7 @@ impl BookPlayer {
                     .map_or(0, |d| d.as_nanos() as u64);
                 nanos ^ (u64::from(std::process::id()) << 32)
             };
-            self.rng = Rng(mix(seed));
+            self.rng = Rng::seeded(seed);
         }
         let wanted = if config.enabled {
             config.file.clone()

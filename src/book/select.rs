@@ -5,8 +5,8 @@
 //! rules), `BookDepthLimit`, `BookEvalDiff` against the best value left, `NarrowBook`.
 
 use super::BookMove;
-use crate::attacks::Rng;
 use crate::position::Position;
+use crate::rng::Rng;
 
 /// The share of the total count below which `NarrowBook` drops a move, in percent.
 pub const NARROW_PERCENT: u64 = 10;
@@ -186,7 +186,7 @@ mod tests {
     #[test]
     fn choice_follows_counts() {
         let moves = [m("7g7f", 0, 0, 3), m("2g2f", 0, 0, 1), m("1g1f", 0, 0, 0)];
-        let mut rng = Rng(12345);
+        let mut rng = Rng::from_state(12345);
         let mut seen = [0u32; 3];
         for _ in 0..4000 {
             let p = pick(&moves, &mut rng).unwrap();
@@ -206,7 +206,7 @@ mod tests {
 
     #[test]
     fn ignore_rate_bounds() {
-        let mut rng = Rng(99);
+        let mut rng = Rng::from_state(99);
         assert!(!(0..100).any(|_| ignore(0, &mut rng)));
         assert!((0..100).all(|_| ignore(100, &mut rng)));
         let n = (0..10_000).filter(|_| ignore(25, &mut rng)).count();

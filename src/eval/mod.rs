@@ -417,7 +417,7 @@ mod tests {
     #[test]
     fn placement_delta_matches_a_full_recount() {
         // Pseudo-random playouts through captures, promotions, drops and king moves.
-        let mut rng = crate::attacks::Rng(0x1234_5678_9abc_def1);
+        let mut rng = crate::rng::Rng::from_state(0x1234_5678_9abc_def1);
         for start in [
             "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
             "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",

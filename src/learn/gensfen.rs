@@ -9,10 +9,10 @@
 //! split into shards by seed, and an interrupted run resumes where its progress file says.
 
 use super::packed::{self, PackedSfenValue, RECORD_BYTES};
-use crate::attacks::Rng;
 use crate::eval::Evaluator;
 use crate::matches::opening::Opening;
 use crate::position::{EnteringKingRule, Position, Repetition};
+use crate::rng::Rng;
 use crate::search::{score, Decision, Event, Limits, Reporter, Settings};
 use crate::threads::ThreadPool;
 use crate::time::TimeOptions;
@@ -233,7 +233,7 @@ fn search(pool: &mut ThreadPool, pos: &Position, config: &GenConfig, multipv: us
 /// Plays game number `index` of the run.
 pub fn play_game(pool: &mut ThreadPool, config: &GenConfig, index: usize) -> Game {
     let openings = &config.openings;
-    let mut rng = Rng(config.seed ^ (index as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let mut rng = Rng::stream(config.seed, index as u64);
     let mut pos = openings[(rng.next_u64() % openings.len() as u64) as usize].position();
     pool.clear();
     let mut records = Vec::new();
@@ -727,7 +727,7 @@ pub struct Agreement {
     pub positions: usize,
     /// Pearson's correlation of evaluation and score.
     pub correlation: f64,
-    /// Mean squared difference of the win rates `sigmoid(x / 600)` of both: the trainer's
+    /// Mean squared difference of the win rates (`win_rate::win_rate`) of both: the trainer's
     /// scale, so the figure is comparable with what a net learns.
     pub win_rate_error: f64,
     /// Root mean square of their difference, in centipawns.
@@ -744,7 +744,7 @@ pub fn agreement(pairs: &[(i32, i32)]) -> Agreement {
     let cov = mean(&|p| (p.0 as f64 - me) * (p.1 as f64 - ms));
     let ve = mean(&|p| (p.0 as f64 - me).powi(2));
     let vs = mean(&|p| (p.1 as f64 - ms).powi(2));
-    let rate = |cp: i32| 1.0 / (1.0 + (-(cp as f64) / 600.0).exp());
+    let rate = |cp: i32| crate::win_rate::win_rate(cp as f64);
     Agreement {
         positions: pairs.len(),
         correlation: if ve > 0.0 && vs > 0.0 {

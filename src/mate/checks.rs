@@ -102,7 +102,7 @@ mod tests {
             .step_by(7)
             .filter_map(|l| l.split('\t').next()?.parse::<Position>().ok())
             .chain(std::iter::once(Position::startpos()));
-        let mut rng = crate::attacks::Rng(0x2545_f491_4f6c_dd1d);
+        let mut rng = crate::rng::Rng::from_state(0x2545_f491_4f6c_dd1d);
         for start in starts {
             let mut pos = start;
             for _ in 0..60 {

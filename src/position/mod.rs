@@ -764,7 +764,7 @@ mod tests {
     /// key after the move, along pseudo-random playouts with promotions and drops.
     #[test]
     fn shortcuts_match_the_long_way_round() {
-        let mut rng = crate::attacks::Rng(0x2545_f491_4f6c_dd1d);
+        let mut rng = crate::rng::Rng::from_state(0x2545_f491_4f6c_dd1d);
         for start in [
             "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
             "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",

@@ -2,15 +2,8 @@
 //! (count × key), so taking a piece into hand or dropping it is one add or subtract and the
 //! hand part of the key does not depend on the order pieces were captured.
 
+use crate::rng::splitmix64 as splitmix;
 use crate::types::{Color, Piece, PieceKind, Square};
-
-const fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
 
 struct Keys {
     psq: [[u64; Square::NUM]; 32],

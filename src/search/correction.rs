@@ -10,6 +10,7 @@
 use super::params;
 use crate::attacks;
 use crate::position::Position;
+use crate::rng::mix64;
 use crate::types::{Color, PieceKind};
 
 /// Entries in each table (a power of two).
@@ -22,14 +23,6 @@ pub const CORRECTION_MAX: i32 = 1024;
 pub struct CorrectionKeys {
     material: usize,
     kings: [usize; 2],
-}
-
-/// A strong 64-bit mixer (splitmix64's finaliser): nearby inputs give unrelated keys.
-#[inline(always)]
-fn mix(mut x: u64) -> u64 {
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
 }
 
 impl CorrectionKeys {
@@ -45,7 +38,7 @@ impl CorrectionKeys {
             }
             for color in [Color::Black, Color::White] {
                 let count = pos.pieces_of(color, kind).count() as u64;
-                material = mix(material ^ (count << 8 | kind as u64) << (color.index() * 4));
+                material = mix64(material ^ (count << 8 | kind as u64) << (color.index() * 4));
             }
         }
         // Each king's square and what stands on the squares around it.
@@ -57,12 +50,12 @@ impl CorrectionKeys {
             let mut key = king.index() as u64 + 1;
             for sq in attacks::king(king) {
                 let code = pos.piece_at(sq).map_or(0, |p| p.index() as u64 + 1);
-                key = mix(key ^ code << 8 ^ (sq.index() as u64) << 16);
+                key = mix64(key ^ code << 8 ^ (sq.index() as u64) << 16);
             }
-            kings[color.index()] = (mix(key) as usize) & (SIZE - 1);
+            kings[color.index()] = (mix64(key) as usize) & (SIZE - 1);
         }
         CorrectionKeys {
-            material: (mix(material) as usize) & (SIZE - 1),
+            material: (mix64(material) as usize) & (SIZE - 1),
             kings,
         }
     }

@@ -4,8 +4,8 @@
 //! as to the results (`hayate tune --lambda`): a teacher's score says more about one
 //! position than the result of a whole game between two weak players.
 
-use crate::attacks::Rng;
 use crate::matches::engine::{Engine, EngineSpec, MATE_CP};
+use crate::rng::Rng;
 use std::collections::HashSet;
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -51,7 +51,7 @@ fn pick<'a>(text: &'a str, done: &HashSet<String>, limit: usize, seed: u64) -> V
             })
         })
         .collect();
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::seeded(seed);
     for i in (1..lines.len()).rev() {
         let j = (rng.next_u64() % (i as u64 + 1)) as usize;
         lines.swap(i, j);

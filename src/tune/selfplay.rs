@@ -3,8 +3,8 @@
 //! result. The same seed and settings give the same file, so the data behind the shipped
 //! weights can be made again from the repository.
 
-use crate::attacks::Rng;
 use crate::position::{EnteringKingRule, PositionCommand, Repetition};
+use crate::rng::Rng;
 use crate::search::{score, Decision, Event, Limits, Reporter, Settings};
 use crate::threads::ThreadPool;
 use crate::time::TimeOptions;
@@ -153,8 +153,7 @@ pub fn run(config: &SelfPlay, out: &mut dyn Write) -> std::io::Result<usize> {
                     if game >= config.games {
                         break;
                     }
-                    let mut rng =
-                        Rng(config.seed ^ (game as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+                    let mut rng = Rng::stream(config.seed, game as u64);
                     let opening = openings[(game / 2) % openings.len()];
                     let outcome =
                         play_game(&mut pool, opening, config.nodes, config.max_plies, &mut rng);

@@ -13,6 +13,7 @@
 use crate::eval::params::NUM_WEIGHTS;
 use crate::eval::{features, Sink};
 use crate::position::Position;
+use crate::win_rate::sigmoid;
 
 /// A position reduced to its sparse feature counts.
 pub struct Sample {
@@ -75,10 +76,6 @@ pub fn blend(samples: &mut [Sample], lambda: f64, k: f64) {
             None => s.game_result,
         };
     }
-}
-
-fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
 }
 
 fn eval(sample: &Sample, w: &[f64]) -> f64 {

@@ -27,13 +27,14 @@ use super::packed::{self, PackedSfenValue};
 use crate::eval::nnue::arch::{Architecture, FeatureSet, PIECE_STATES};
 use crate::eval::nnue::features;
 use crate::position::Position;
+use crate::rng::Rng;
 use crate::types::Color;
 use rayon::prelude::*;
 use std::path::Path;
 
-/// Centipawns per unit of the float net's output, and the scale of the win rate:
-/// `sigmoid(cp / 600)` (the usual constant of the shogi engines' training scripts).
-pub const SCORE_SCALE: f32 = 600.0;
+/// Centipawns per unit of the float net's output: the win rate's scale
+/// ([`crate::win_rate::SCORE_SCALE`]).
+pub const SCORE_SCALE: f32 = crate::win_rate::SCORE_SCALE as f32;
 
 /// `FV_SCALE` the exported nets are made for.
 pub const EXPORT_FV_SCALE: f32 = 16.0;
@@ -53,10 +54,7 @@ pub struct Sample {
     pub(crate) result_rate: f32,
 }
 
-/// Logistic function.
-pub(crate) fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
-}
+pub(crate) use crate::win_rate::sigmoid_f32 as sigmoid;
 
 /// Which net a run trains.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,6 +126,8 @@ pub struct Sampling<'a> {
 
 /// The longest random walk from a record to an extra teacher-scored position.
 pub const WALK_PLIES: usize = 4;
+/// The seed of the random walks (stream i for record i: the same whichever thread).
+const WALK_SEED: u64 = 0x7761_6c6b;
 
 /// Turns records into samples (positions that do not unpack or lack a king are skipped).
 pub fn samples(shape: Shape, records: &[PackedSfenValue], how: Sampling) -> Vec<Sample> {
@@ -164,7 +164,7 @@ pub fn samples(shape: Shape, records: &[PackedSfenValue], how: Sampling) -> Vec<
                     out.extend(sample(&pos, score, Some(result_rate)));
                 }
                 let Some(teacher) = how.teacher else { continue };
-                let mut rng = (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+                let mut rng = Rng::stream(WALK_SEED, index as u64);
                 for _ in 0..how.walks {
                     let walked = random_walk(&pos, &mut rng);
                     if let Some(p) = walked.filter(|p| !p.in_check()) {
@@ -178,15 +178,15 @@ pub fn samples(shape: Shape, records: &[PackedSfenValue], how: Sampling) -> Vec<
 }
 
 /// A position 1 to [`WALK_PLIES`] random legal moves from `pos` (None when it ends).
-fn random_walk(pos: &Position, rng: &mut u64) -> Option<Position> {
+fn random_walk(pos: &Position, rng: &mut Rng) -> Option<Position> {
     let mut p = pos.clone();
-    let plies = 1 + (model::uniform(rng) * WALK_PLIES as f32) as usize % WALK_PLIES;
+    let plies = 1 + rng.below(WALK_PLIES as u64) as usize;
     for _ in 0..plies {
         let moves = p.legal_moves();
         if moves.is_empty() {
             return None;
         }
-        let i = (model::uniform(rng) * moves.len() as f32) as usize % moves.len();
+        let i = rng.below(moves.len() as u64) as usize;
         p.play(moves[i]);
     }
     Some(p)
@@ -267,11 +267,11 @@ pub fn train(
     mut report: impl FnMut(usize, f64, f64, f64, &Trainer),
 ) -> Trainer {
     let mut trainer = Trainer::new(model);
-    let mut rng = config.seed | 1;
+    let mut rng = Rng::seeded(config.seed);
     for epoch in 1..=config.epochs {
         // Shuffle (Fisher-Yates).
         for i in (1..order.len()).rev() {
-            let j = (model::uniform(&mut rng) * (i + 1) as f32) as usize % (i + 1);
+            let j = rng.below(i as u64 + 1) as usize;
             order.swap(i, j);
         }
         let started = std::time::Instant::now();

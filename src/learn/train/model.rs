@@ -2,6 +2,7 @@
 
 use super::{sigmoid, Sample, Shape, EXPORT_FV_SCALE, H1, H2, HALF, SCORE_SCALE};
 use crate::position::Position;
+use crate::rng::Rng;
 
 /// A float layer: `outputs` rows of `inputs` weights, and biases.
 #[derive(Clone)]
@@ -12,12 +13,12 @@ pub(super) struct Layer {
 }
 
 impl Layer {
-    fn new(inputs: usize, outputs: usize, rng: &mut u64) -> Layer {
+    fn new(inputs: usize, outputs: usize, rng: &mut Rng) -> Layer {
         // Uniform in ±1/sqrt(inputs), a common starting scale.
         let bound = 1.0 / (inputs as f32).sqrt();
         Layer {
             w: (0..inputs * outputs)
-                .map(|_| (uniform(rng) * 2.0 - 1.0) * bound)
+                .map(|_| (rng.unit_f32() * 2.0 - 1.0) * bound)
                 .collect(),
             b: vec![0.0; outputs],
             inputs,
@@ -30,13 +31,6 @@ impl Layer {
             *y = self.b[o] + row.iter().zip(x).map(|(w, x)| w * x).sum::<f32>();
         }
     }
-}
-
-pub(super) fn uniform(state: &mut u64) -> f32 {
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-    (*state >> 40) as f32 / (1u64 << 24) as f32
 }
 
 /// The float net.
@@ -67,11 +61,11 @@ pub(super) struct Trace {
 
 impl Model {
     pub fn new(shape: Shape, seed: u64) -> Model {
-        let mut rng = seed | 1;
+        let mut rng = Rng::seeded(seed);
         let rows = shape.rows();
         // Small transformer weights: 38-odd rows add up per output.
         let ft_w = (0..rows * HALF)
-            .map(|_| (uniform(&mut rng) * 2.0 - 1.0) * 0.05)
+            .map(|_| (rng.unit_f32() * 2.0 - 1.0) * 0.05)
             .collect();
         Model {
             shape,
