@@ -22,6 +22,7 @@ pub mod tt;
 pub mod tune;
 pub mod types;
 pub mod usi;
+pub mod usi_client;
 
 pub use position::Position;
 pub use types::{Bitboard, Color, Hand, Move, MoveList, Piece, PieceKind, Square};

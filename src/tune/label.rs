@@ -5,7 +5,7 @@
 //! position than the result of a whole game between two weak players.
 
 use crate::attacks::Rng;
-use crate::matches::engine::{Engine, EngineSpec, MATE_CP};
+use crate::usi_client::{Engine, EngineSpec, MATE_CP};
 use std::collections::HashSet;
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};

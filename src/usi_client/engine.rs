@@ -6,7 +6,7 @@
 //! a drain empties stderr (an engine that floods stderr would otherwise stall on it). The
 //! process is killed when the [`Engine`] is dropped.
 
-use super::clock::TimeControl;
+use super::TimeControl;
 use crate::lines;
 use std::collections::VecDeque;
 use std::fmt;
@@ -483,6 +483,50 @@ fn resolve_program(program: &str) -> PathBuf {
         }
     }
     path.to_path_buf()
+}
+
+/// Splits an engine command line on whitespace; single or double quotes group words, a
+/// backslash outside single quotes takes the next character literally.
+pub fn split_command(text: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut quote: Option<char> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some('"') | None, '\\') => {
+                word.push(chars.next().ok_or("a backslash ends the command")?);
+                in_word = true;
+            }
+            (Some(_), c) => word.push(c),
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                in_word = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            (None, c) => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if quote.is_some() {
+        return Err(format!("unterminated quote in '{text}'"));
+    }
+    if in_word {
+        words.push(word);
+    }
+    if words.is_empty() {
+        return Err("empty engine command".into());
+    }
+    Ok(words)
 }
 
 /// The score of an `info` line (`score cp 34`, `score mate -5`, `score mate +`), in
