@@ -68,17 +68,29 @@ def main():
             longest = max(moves, key=lambda m: m[0])
             gap = max(game["clock_gap_ms"] for game in games)
             late = max(m[0] - m[1] for m in moves)
+            early = min(m[0] - m[1] for m in moves)
+            slack = min(m[2] - m[0] for m in moves)
             errors = [game["error"] for game in games if game["error"]]
             print(
                 f"  {name:7} {len(moves):4} moves: mean {mean:6.0f} ms; worst share of "
                 f"its time {worst[0]}/{worst[2]} ms ({100 * worst[0] / max(worst[2], 1):.0f}%); "
                 f"longest {longest[0]} ms of {longest[2]}; own clock vs server's: "
-                f"largest gap {gap} ms (per move, own - charged up to {late} ms)"
+                f"largest gap {gap} ms (per move, own - charged from {early} to {late} ms); "
+                f"least time left {slack} ms"
             )
             for e in errors:
                 print(f"    error: {e}")
             t = totals.setdefault(name, [])
             t.extend(moves)
+    print()
+    print("games (hayate's view):")
+    for phase in ["fischer", "byoyomi", "drop"]:
+        for game in load(os.path.join(out, phase, "hayate", "games.jsonl")):
+            print(
+                f"  {phase:8} {game['game']:2} {game['color'] or '-':5} "
+                f"{game['result'] or 'no result':9} {game['reason'] or '':8} "
+                f"{game['plies']:3} plies  {(game['error'] or '')[:70]}"
+            )
     print()
     for name, moves in totals.items():
         mean = sum(m[0] for m in moves) / len(moves)

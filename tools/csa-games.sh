@@ -12,9 +12,10 @@
 #                     games.jsonl), the clients' output, the server's log and records
 # environment (defaults):
 #   FISCHER=30-1F FISCHER_GAMES=10   game-name time part: 30 s + 1 s increment
-#   BYOYOMI=10-1  BYOYOMI_GAMES=10   10 s + 1 s byoyomi
+#   BYOYOMI=10-2  BYOYOMI_GAMES=10   10 s + 2 s byoyomi
 #   DROP=1        1: play the cut-connection phase
-#   PORT=4081  MARGIN_MS=300  HAYATE=target/release/hayate  GPSUSI=/usr/games/gpsusi
+#   PORT=4081  MARGIN_MS=500  RESIGN=2000 (both sides resign at -RESIGN cp, 3 moves)
+#   HAYATE=target/release/hayate  GPSUSI=/usr/games/gpsusi
 # Then: python3 tools/csa-figures.py OUT_DIR
 set -euo pipefail
 
@@ -22,11 +23,12 @@ SERVER_SRC=${1:?usage: tools/csa-games.sh SHOGI_SERVER_DIR OUT_DIR}
 OUT=${2:?usage: tools/csa-games.sh SHOGI_SERVER_DIR OUT_DIR}
 FISCHER=${FISCHER:-30-1F}
 FISCHER_GAMES=${FISCHER_GAMES:-10}
-BYOYOMI=${BYOYOMI:-10-1}
+BYOYOMI=${BYOYOMI:-10-2}
 BYOYOMI_GAMES=${BYOYOMI_GAMES:-10}
 DROP=${DROP:-1}
 PORT=${PORT:-4081}
-MARGIN_MS=${MARGIN_MS:-300}
+MARGIN_MS=${MARGIN_MS:-500}
+RESIGN=${RESIGN:-2000}
 HAYATE=$(realpath "${HAYATE:-target/release/hayate}")
 GPSUSI=${GPSUSI:-/usr/games/gpsusi}
 EVENT=csatest
@@ -42,7 +44,8 @@ sed -i 's/config\[:BindAddress\] = nil.*/config[:BindAddress] = "127.0.0.1"/' "$
 server_pid=
 start_server() {
     # --least-time-per-move 0: the CSA rule since 2014 (moves timed in whole seconds,
-    # rounded down), as floodgate plays; 1 s byoyomi is unplayable under the old rule.
+    # rounded down), as floodgate plays; under the old rule (every move charged at least
+    # 1 s) a 1 s byoyomi could not be played at all.
     (cd "$SERVER" && exec ruby shogi-server --least-time-per-move 0 "$EVENT" "$PORT" \
         >> "$OUT/server.log" 2>&1) &
     server_pid=$!
@@ -69,12 +72,12 @@ play() {
     mkdir -p "$OUT/$phase"
     "$HAYATE" csa --host 127.0.0.1 --port "$PORT" --id hayate \
         --password "$EVENT-$game_name,h" --games "$games" --margin-ms "$MARGIN_MS" \
-        --option Threads=1 --out "$OUT/$phase/hayate" \
+        --resign "$RESIGN" --option Threads=1 --out "$OUT/$phase/hayate" \
         > "$OUT/$phase/hayate.log" 2> "$OUT/$phase/hayate.err" &
     h=$!
     "$HAYATE" csa --host 127.0.0.1 --port "$PORT" --id gpsusi \
         --password "$EVENT-$game_name,g" --games "$games" --margin-ms "$MARGIN_MS" \
-        --engine "$GPSUSI" --option Thread=1 --inc-as-byoyomi --out "$OUT/$phase/gpsusi" \
+        --resign "$RESIGN" --engine "$GPSUSI" --option Thread=1 --inc-as-byoyomi --out "$OUT/$phase/gpsusi" \
         > "$OUT/$phase/gpsusi.log" 2> "$OUT/$phase/gpsusi.err" &
     g=$!
 }
