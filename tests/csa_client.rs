@@ -1,7 +1,7 @@
 //! `hayate csa` (the binary) against a small fake CSA server in the test: whole games over
-//! TCP on 127.0.0.1, a connection the server drops mid-game followed by the next game, a
-//! server resignation, garbage from the server, a refused login, and an engine that
-//! declares a win (`%KACHI`). No real server or network is needed.
+//! TCP on 127.0.0.1 (pondering on), a connection the server drops mid-game followed by
+//! the next game, a server resignation, garbage from the server, a refused login, and an
+//! engine that declares a win (`%KACHI`). No real server or network is needed.
 
 use hayate::position::csa::{move_from_csa, move_to_csa, position_from_csa};
 use hayate::Position;
@@ -220,6 +220,7 @@ fn plays_games_and_goes_on_after_a_dropped_connection() {
         "700",
         "--keepalive",
         "1",
+        "--ponder",
         "--option",
         "Threads=1",
         "--out",
