@@ -6,6 +6,8 @@ pub mod attacks;
 pub mod bench;
 pub mod book;
 pub mod cli;
+pub mod csa;
+pub mod datetime;
 pub mod eval;
 pub mod files;
 pub mod learn;
@@ -23,6 +25,7 @@ pub mod tt;
 pub mod tune;
 pub mod types;
 pub mod usi;
+pub mod usi_client;
 pub mod win_rate;
 
 pub use position::Position;
@@ -68,6 +71,8 @@ enum Tool {
     Tune(tune::TuneArgs),
     /// Score self-play positions with a teacher engine, for tune
     Label(tune::LabelArgs),
+    /// Play on a CSA server (floodgate, shogi-server) with hayate or any USI engine
+    Csa(csa::cli::CsaArgs),
 }
 
 /// Entry point of the `hayate` binary: with no arguments, the USI loop on stdin/stdout;
@@ -96,7 +101,7 @@ pub fn run(args: &[String]) -> i32 {
     };
     if !matches!(
         cli.tool,
-        Some(Tool::Match(_)) | Some(Tool::Label(_)) | Some(Tool::Round(_))
+        Some(Tool::Match(_)) | Some(Tool::Label(_)) | Some(Tool::Round(_)) | Some(Tool::Csa(_))
     ) {
         cli::end_quietly_on_closed_output();
     }
@@ -120,5 +125,6 @@ pub fn run(args: &[String]) -> i32 {
         Some(Tool::Selfplay(a)) => tune::selfplay_cli(a),
         Some(Tool::Tune(a)) => tune::tune_cli(a),
         Some(Tool::Label(a)) => tune::label_cli(a),
+        Some(Tool::Csa(a)) => csa::run_cli(a),
     }
 }

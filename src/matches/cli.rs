@@ -6,11 +6,12 @@
 //! while the other plays on a clock.
 
 use super::clock::TimeControl;
-use super::engine::EngineSpec;
 use super::game::{Adjudication, GameRules};
 use super::opening::Opening;
 use super::stats::Sprt;
 use crate::position::EnteringKingRule;
+pub use crate::usi_client::split_command;
+use crate::usi_client::EngineSpec;
 use clap::parser::ValueSource;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -283,50 +284,6 @@ impl TimeArgs {
 struct EngineArgs {
     spec: EngineSpec,
     time: TimeArgs,
-}
-
-/// Splits an engine command line on whitespace; single or double quotes group words, a
-/// backslash outside single quotes takes the next character literally.
-pub fn split_command(text: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut quote: Option<char> = None;
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some('"') | None, '\\') => {
-                word.push(chars.next().ok_or("a backslash ends the command")?);
-                in_word = true;
-            }
-            (Some(_), c) => word.push(c),
-            (None, '"' | '\'') => {
-                quote = Some(c);
-                in_word = true;
-            }
-            (None, c) if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            (None, c) => {
-                word.push(c);
-                in_word = true;
-            }
-        }
-    }
-    if quote.is_some() {
-        return Err(format!("unterminated quote in '{text}'"));
-    }
-    if in_word {
-        words.push(word);
-    }
-    if words.is_empty() {
-        return Err("empty engine command".into());
-    }
-    Ok(words)
 }
 
 /// A default name for an engine: the program's file stem, or the script's when the

@@ -6,11 +6,11 @@
 //! loses the game for that engine with the reason recorded.
 
 use super::clock::Clock;
-use super::engine::{Engine, EngineError, EngineSpec};
 use super::opening::Opening;
 use crate::position::{EnteringKingRule, IllegalMove, Repetition};
 use crate::types::{Color, Move};
-use crate::Position;
+use crate::usi_client::{Engine, EngineError, EngineSpec};
+use crate::position::Position;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};

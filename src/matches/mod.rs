@@ -5,7 +5,7 @@
 //! `readyok`) into a lost game instead of a stuck match.
 //!
 //! - [`cli`]: the command line, into a [`MatchConfig`];
-//! - [`engine`]: one engine process with bounded waits;
+//! - [`crate::usi_client`] (outside): one engine process with bounded waits;
 //! - [`clock`]: time controls and the runner's clock;
 //! - [`opening`]: the opening lines;
 //! - [`game`]: one game, its referee and adjudication;
@@ -16,7 +16,6 @@
 
 pub mod cli;
 pub mod clock;
-pub mod engine;
 pub mod game;
 pub mod opening;
 pub mod record;
@@ -25,7 +24,7 @@ pub mod summary;
 
 pub use cli::{CliError, MatchConfig};
 
-use engine::{Engine, EngineError};
+use crate::usi_client::{Engine, EngineError, EngineSpec};
 use game::{GameRecord, GameSetup, Player};
 use stats::{SprtDecision, Tally};
 use std::fmt;
@@ -225,7 +224,7 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchRepor
 /// or stopped.
 fn worker(
     config: &MatchConfig,
-    engines: &[engine::EngineSpec; 2],
+    engines: &[EngineSpec; 2],
     pending: &[usize],
     next_game: &AtomicUsize,
     abort: &AtomicBool,

@@ -8,7 +8,7 @@
 
 use crate::position::{PositionCommand, PositionCommandError};
 use crate::types::Move;
-use crate::Position;
+use crate::position::Position;
 use std::fmt;
 use std::path::Path;
 

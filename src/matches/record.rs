@@ -6,104 +6,14 @@
 
 use super::game::{EndReason, GameRecord, Outcome, PlayedMove};
 use super::opening::Opening;
-use crate::types::{Color, File, PieceKind, Rank, Square};
-use crate::Position;
+pub use crate::datetime::utc_datetime;
+use crate::types::Color;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
-/// CSA name of a piece kind (`FU`, `TO`, `RY`, …).
-fn csa_kind(kind: PieceKind) -> &'static str {
-    match kind {
-        PieceKind::Pawn => "FU",
-        PieceKind::Lance => "KY",
-        PieceKind::Knight => "KE",
-        PieceKind::Silver => "GI",
-        PieceKind::Gold => "KI",
-        PieceKind::Bishop => "KA",
-        PieceKind::Rook => "HI",
-        PieceKind::King => "OU",
-        PieceKind::ProPawn => "TO",
-        PieceKind::ProLance => "NY",
-        PieceKind::ProKnight => "NK",
-        PieceKind::ProSilver => "NG",
-        PieceKind::Horse => "UM",
-        PieceKind::Dragon => "RY",
-    }
-}
-
-fn csa_sign(color: Color) -> char {
-    match color {
-        Color::Black => '+',
-        Color::White => '-',
-    }
-}
-
-/// A square as CSA writes it: file digit then rank digit (`7g` is `77`).
-fn csa_square(sq: Square) -> String {
-    format!("{}{}", sq.file().index() + 1, sq.rank().index() + 1)
-}
-
-/// A move in CSA notation (`+7776FU`, `-0055KA`, `+2822RY`), read against the position it
-/// is played in, because CSA names the piece after the move.
-pub fn csa_move(pos: &Position, mv: crate::types::Move) -> String {
-    let sign = csa_sign(pos.side_to_move());
-    let to = csa_square(mv.to());
-    match (mv.from(), mv.drop_kind()) {
-        (Some(from), _) => {
-            let kind = pos.piece_at(from).map_or(PieceKind::King, |p| p.kind());
-            let kind = if mv.is_promotion() {
-                kind.promoted()
-            } else {
-                kind
-            };
-            format!("{sign}{}{to}{}", csa_square(from), csa_kind(kind))
-        }
-        (None, kind) => format!("{sign}00{to}{}", csa_kind(kind.unwrap_or(PieceKind::Pawn))),
-    }
-}
-
-/// The start position in CSA: `PI` for the even-game start, otherwise the nine board rows,
-/// the hands and the side to move.
-fn csa_position(pos: &Position, standard: bool) -> String {
-    let mut out = String::new();
-    if standard {
-        out.push_str("PI\n");
-    } else {
-        for rank in 0..9u8 {
-            let _ = write!(out, "P{}", rank + 1);
-            for file in (0..9u8).rev() {
-                let sq = Square::new(
-                    File::new(file).expect("file"),
-                    Rank::new(rank).expect("rank"),
-                );
-                match pos.piece_at(sq) {
-                    None => out.push_str(" * "),
-                    Some(p) => {
-                        out.push(csa_sign(p.color()));
-                        out.push_str(csa_kind(p.kind()));
-                    }
-                }
-            }
-            out.push('\n');
-        }
-        for color in Color::ALL {
-            let hand = pos.hand(color);
-            if hand.is_empty() {
-                continue;
-            }
-            let _ = write!(out, "P{}", csa_sign(color));
-            for kind in PieceKind::HAND {
-                for _ in 0..hand.count(kind) {
-                    let _ = write!(out, "00{}", csa_kind(kind));
-                }
-            }
-            out.push('\n');
-        }
-    }
-    out.push(csa_sign(pos.side_to_move()));
-    out.push('\n');
-    out
-}
+/// A move in CSA notation (`+7776FU`); the one writer is the position module's.
+pub use crate::position::csa::move_to_csa as csa_move;
+use crate::position::csa::{position_to_csa as csa_position, sign as csa_sign};
 
 /// The CSA line that ends a game. `to_move` is the side to move when the game ended.
 fn csa_end(outcome: Outcome, reason: EndReason, to_move: Color) -> String {
@@ -137,30 +47,6 @@ fn one_line(text: &str) -> String {
     text.chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect()
-}
-
-/// `YYYY/MM/DD HH:MM:SS` (UTC) for seconds since the Unix epoch.
-pub fn utc_datetime(unix: u64) -> (i64, u32, u32, u32, u32, u32) {
-    let days = (unix / 86_400) as i64;
-    let secs = unix % 86_400;
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (
-        year,
-        month,
-        day,
-        (secs / 3600) as u32,
-        (secs / 60 % 60) as u32,
-        (secs % 60) as u32,
-    )
 }
 
 /// One game in CSA format (V2.2), without the `/` that separates games in a file.
@@ -345,6 +231,7 @@ pub fn parse_json_game(line: &str) -> Result<(GameRecord, [String; 2]), String> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::Position;
 
     fn record(opening: &str, moves: &[&str], outcome: Outcome, reason: EndReason) -> GameRecord {
         let opening = Opening::parse(opening).unwrap();

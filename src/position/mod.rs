@@ -2,6 +2,7 @@
 //! that unmaking moves and repetition detection need.
 
 pub mod command;
+pub mod csa;
 mod legality;
 mod movegen;
 mod rules;

@@ -4,8 +4,8 @@
 //! as to the results (`hayate tune --lambda`): a teacher's score says more about one
 //! position than the result of a whole game between two weak players.
 
-use crate::matches::engine::{Engine, EngineSpec, MATE_CP};
 use crate::rng::Rng;
+use crate::usi_client::{Engine, EngineSpec, MATE_CP};
 use std::collections::HashSet;
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -12,7 +12,7 @@ pub mod tuner;
 
 use crate::cli::failed;
 use crate::eval::params;
-use crate::matches::engine::EngineSpec;
+use crate::usi_client::EngineSpec;
 use std::collections::HashSet;
 use std::fs;
 use std::time::Duration;

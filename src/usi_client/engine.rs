@@ -6,7 +6,7 @@
 //! a drain empties stderr (an engine that floods stderr would otherwise stall on it). The
 //! process is killed when the [`Engine`] is dropped.
 
-use super::clock::TimeControl;
+use super::TimeControl;
 use crate::lines;
 use std::collections::VecDeque;
 use std::fmt;
@@ -119,6 +119,10 @@ pub struct Reply {
     /// The last score the engine reported for this move, in centipawns from its own side
     /// (mates as `±(MATE_CP - plies)`).
     pub score: Option<i32>,
+    /// The move after `ponder` on the `bestmove` line, if the engine gave one.
+    pub ponder: Option<String>,
+    /// The last principal variation the engine reported (its moves as sent).
+    pub pv: Vec<String>,
 }
 
 /// The last bytes an engine wrote to stderr.
@@ -353,14 +357,31 @@ impl Engine {
         go: &str,
         allowance: Duration,
     ) -> (Result<Reply, EngineError>, Duration) {
-        if let Err(e) = self.discard_stale() {
+        if let Err(e) = self.start_thinking(position, go) {
             return (Err(e), Duration::ZERO);
         }
-        self.send(position);
         let start = Instant::now();
+        let reply = self.wait_bestmove(allowance);
+        (reply, start.elapsed())
+    }
+
+    /// Drops stale output, then sends `position` and `go` without waiting: for a caller
+    /// that waits for the answer itself ([`Engine::wait_bestmove`]), as a ponder search
+    /// needs.
+    pub fn start_thinking(&mut self, position: &str, go: &str) -> Result<(), EngineError> {
+        self.discard_stale()?;
+        self.send(position);
         self.send(go);
+        Ok(())
+    }
+
+    /// Waits up to `allowance` for `bestmove`, keeping the last score and PV of the `info`
+    /// lines before it.
+    pub fn wait_bestmove(&mut self, allowance: Duration) -> Result<Reply, EngineError> {
         let mut score = None;
+        let mut pv = Vec::new();
         let mut bestmove = None;
+        let mut ponder = None;
         let result = self.wait_for("bestmove", allowance, |line| {
             let mut tokens = line.split_whitespace();
             match tokens.next() {
@@ -368,22 +389,28 @@ impl Engine {
                     if let Some(s) = parse_score(line) {
                         score = Some(s);
                     }
+                    if let Some(moves) = parse_pv(line) {
+                        pv = moves;
+                    }
                     false
                 }
                 Some("bestmove") => {
                     bestmove = Some(tokens.next().unwrap_or("").to_string());
+                    if tokens.next() == Some("ponder") {
+                        ponder = tokens.next().map(str::to_string);
+                    }
                     true
                 }
                 _ => false,
             }
         });
-        let elapsed = start.elapsed();
-        let result = result.and_then(|()| self.not_flooded());
-        let reply = result.map(|()| Reply {
+        result.and_then(|()| self.not_flooded())?;
+        Ok(Reply {
             bestmove: bestmove.unwrap_or_default(),
             score,
-        });
-        (reply, elapsed)
+            ponder,
+            pv,
+        })
     }
 
     /// Sends `stop` after a move ran out of time and waits up to `timeout` for the late
@@ -485,6 +512,60 @@ fn resolve_program(program: &str) -> PathBuf {
     path.to_path_buf()
 }
 
+/// Splits an engine command line on whitespace; single or double quotes group words, a
+/// backslash outside single quotes takes the next character literally.
+pub fn split_command(text: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut quote: Option<char> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some('"') | None, '\\') => {
+                word.push(chars.next().ok_or("a backslash ends the command")?);
+                in_word = true;
+            }
+            (Some(_), c) => word.push(c),
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                in_word = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            (None, c) => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if quote.is_some() {
+        return Err(format!("unterminated quote in '{text}'"));
+    }
+    if in_word {
+        words.push(word);
+    }
+    if words.is_empty() {
+        return Err("empty engine command".into());
+    }
+    Ok(words)
+}
+
+/// The moves after `pv` on an `info` line (to the end of the line: USI puts `pv` last).
+pub fn parse_pv(line: &str) -> Option<Vec<String>> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let i = tokens.iter().position(|&t| t == "pv")?;
+    if tokens[..i].contains(&"string") {
+        return None;
+    }
+    Some(tokens[i + 1..].iter().map(|t| t.to_string()).collect())
+}
+
 /// The score of an `info` line (`score cp 34`, `score mate -5`, `score mate +`), in
 /// centipawns from the engine's side.
 pub fn parse_score(line: &str) -> Option<i32> {
@@ -529,6 +610,14 @@ mod tests {
         assert_eq!(parse_score("info depth 1 nodes 30"), None);
         assert_eq!(parse_score("info score"), None);
         assert_eq!(parse_score("info string my score cp 5"), None);
+    }
+
+    #[test]
+    fn pvs_from_info_lines() {
+        let pv = parse_pv("info depth 3 score cp 34 pv 7g7f 3c3d 2g2f").unwrap();
+        assert_eq!(pv, ["7g7f", "3c3d", "2g2f"]);
+        assert_eq!(parse_pv("info depth 1 nodes 30"), None);
+        assert_eq!(parse_pv("info string pv 7g7f"), None);
     }
 
     #[test]
