@@ -40,6 +40,10 @@ const GATE_ELO1: f64 = 25.0;
 /// A game past this score (centipawns) or this many plies is adjudicated.
 const GATE_RESIGN_SCORE: i32 = 3000;
 const GATE_MAX_MOVES: u32 = 320;
+/// How long a gate's engine may take to answer `readyok` (ms): loading a 64 MB net on a
+/// machine busy with other work took longer than the match runner's 10 s, and round 7's
+/// gate lost ten games to that before a move was played.
+const GATE_READY_TIMEOUT_MS: u64 = 120_000;
 /// Generation time is saved in `round.json` this often, so a kill loses little of it.
 const SAVE_EVERY: Duration = Duration::from_secs(30);
 
@@ -572,6 +576,8 @@ fn play_gate(
         &GATE_RESIGN_SCORE.to_string(),
         "--max-moves",
         &GATE_MAX_MOVES.to_string(),
+        "--ready-timeout",
+        &GATE_READY_TIMEOUT_MS.to_string(),
         "--sprt",
         &GATE_ELO0.to_string(),
         &GATE_ELO1.to_string(),
@@ -588,6 +594,27 @@ fn play_gate(
     let mut err = std::io::stderr();
     let report = matches::run_match(&config, &mut err)
         .map_err(|e| RoundError::Step("gate", e.to_string()))?;
+    // A game lost to an engine's fault (not ready, a crash, an illegal move) says
+    // nothing about the net's play: such a gate is no verdict, and the round stops.
+    let faults: Vec<String> = report
+        .games
+        .iter()
+        .filter(|g| g.reason.is_fault())
+        .map(|g| format!("game {}: {}", g.index + 1, g.reason))
+        .collect();
+    if !faults.is_empty() {
+        return Err(RoundError::Step(
+            "gate",
+            format!(
+                "{} game(s) ended by an engine's fault ({}{}); the gate is no verdict on the \
+                 net. Fix the cause, then delete {} to play the gate again",
+                faults.len(),
+                faults[..faults.len().min(3)].join(", "),
+                if faults.len() > 3 { ", ..." } else { "" },
+                files.gate.display()
+            ),
+        ));
+    }
     let tally = report.tally;
     let decision = report.sprt.and_then(|(_, d)| d);
     // JSON has no infinity: an interval open at one end (a score near 0 or 100%) is
