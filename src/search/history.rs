@@ -4,7 +4,7 @@
 
 use super::params;
 use crate::position::Position;
-use crate::types::{Color, Move, Piece};
+use crate::types::{Color, Move, Piece, Square};
 
 /// Largest magnitude a history score reaches; updates shrink towards it ("gravity").
 pub const HISTORY_MAX: i32 = 16_384;
@@ -33,33 +33,34 @@ pub fn bonus(depth: i32) -> i32 {
 /// The per-thread move statistics.
 pub struct History {
     /// Quiet moves by side, origin and destination.
-    quiet: Vec<[[i16; 81]; 88]>,
+    quiet: Vec<[[i16; Square::NUM]; 88]>,
     /// Captures by moved piece, destination and captured kind.
-    capture: Vec<[[i16; 16]; 81]>,
+    capture: Vec<[[i16; 16]; Square::NUM]>,
     /// The quiet reply that refuted a move, by the refuted move's piece and destination.
-    counter: Vec<[Option<Move>; 81]>,
+    counter: Vec<[Option<Move>; Square::NUM]>,
     /// Quiet moves by piece and destination, in rows by an earlier move's piece and
     /// destination (see [`ContinuationRows`]).
-    continuation: Vec<[[i16; 81]; 32]>,
+    continuation: Vec<[[i16; Square::NUM]; 32]>,
 }
 
 /// The continuation-history rows of the moves played one, two and four plies before a
-/// node (`None` where there is no such move, or it was a null move).
-pub type ContinuationRows = [Option<usize>; 3];
+/// node, then (when `continuation_extra` asks) six and three plies before (`None` where
+/// there is no such move, or it was a null move).
+pub type ContinuationRows = [Option<usize>; 5];
 
 /// The continuation-history row of a move: its piece and destination.
 #[inline(always)]
 pub fn continuation_row(previous: Option<(Piece, Move)>) -> Option<usize> {
-    previous.map(|(piece, mv)| (piece.index() & 31) * 81 + mv.to().index())
+    previous.map(|(piece, mv)| (piece.index() & 31) * Square::NUM + mv.to().index())
 }
 
 impl Default for History {
     fn default() -> History {
         History {
-            quiet: vec![[[0; 81]; 88]; 2],
-            capture: vec![[[0; 16]; 81]; 32],
-            counter: vec![[None; 81]; 32],
-            continuation: vec![[[0; 81]; 32]; 32 * 81],
+            quiet: vec![[[0; Square::NUM]; 88]; 2],
+            capture: vec![[[0; 16]; Square::NUM]; 32],
+            counter: vec![[None; Square::NUM]; 32],
+            continuation: vec![[[0; Square::NUM]; 32]; 32 * Square::NUM],
         }
     }
 }
@@ -158,20 +159,29 @@ mod tests {
         let earlier = continuation_row(Some((pawn, Move::new(sq(30), sq(31), false))));
         let other = continuation_row(Some((pawn, Move::new(sq(40), sq(41), false))));
         let reply = Move::new(sq(50), sq(49), false);
-        h.update_continuation([earlier, None, None], gold, reply, bonus(8));
-        let after = h.continuation([earlier, None, None], gold, reply);
+        h.update_continuation([earlier, None, None, None, None], gold, reply, bonus(8));
+        let after = h.continuation([earlier, None, None, None, None], gold, reply);
         assert!(after > 0);
         // Another earlier move, another piece or no earlier move at all: untouched.
-        assert_eq!(h.continuation([other, None, None], gold, reply), 0);
+        assert_eq!(
+            h.continuation([other, None, None, None, None], gold, reply),
+            0
+        );
         let silver = Piece::new(Color::Black, PieceKind::Silver);
-        assert_eq!(h.continuation([earlier, None, None], silver, reply), 0);
-        assert_eq!(h.continuation([None, None, None], gold, reply), 0);
+        assert_eq!(
+            h.continuation([earlier, None, None, None, None], silver, reply),
+            0
+        );
+        assert_eq!(
+            h.continuation([None, None, None, None, None], gold, reply),
+            0
+        );
         // Both plies' rows add up, and a refutation pulls the score back down.
         assert_eq!(
-            h.continuation([earlier, earlier, None], gold, reply),
+            h.continuation([earlier, earlier, None, None, None], gold, reply),
             2 * after
         );
-        h.update_continuation([earlier, None, None], gold, reply, -bonus(8));
-        assert!(h.continuation([earlier, None, None], gold, reply) < after);
+        h.update_continuation([earlier, None, None, None, None], gold, reply, -bonus(8));
+        assert!(h.continuation([earlier, None, None, None, None], gold, reply) < after);
     }
 }

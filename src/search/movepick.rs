@@ -11,6 +11,7 @@
 //! generated: a node they cut off never generates or scores its hundred-odd quiet moves.)
 
 use super::history::{ContinuationRows, History};
+use super::params;
 use super::see::{see_ge, value};
 use crate::position::{GenType, Position};
 use crate::types::{Bitboard, Move, MoveList, Piece, PieceKind, MAX_MOVES};
@@ -73,6 +74,8 @@ pub struct MovePicker {
     /// Losing captures, kept for the end.
     bad: MoveList,
     bad_next: usize,
+    /// Quiet moves scoring above this are sorted; the rest keep generation order.
+    sort_floor: i32,
     /// Set by the search once late quiet moves are pruned.
     pub skip_quiets: bool,
 }
@@ -85,6 +88,7 @@ impl MovePicker {
         killers: [Option<Move>; 2],
         counter: Option<Move>,
         continuation: ContinuationRows,
+        depth: i32,
     ) -> MovePicker {
         let in_check = pos.in_check();
         let stage = if in_check {
@@ -94,6 +98,7 @@ impl MovePicker {
         };
         let mut picker = Self::with_stage(pos, stage, tt_move, killers, counter);
         picker.continuation = continuation;
+        picker.sort_floor = -params::quiet_sort_limit() * depth.max(1);
         picker
     }
 
@@ -132,12 +137,13 @@ impl MovePicker {
             counter,
             refutations: ArrayVec::new(),
             refutation_next: 0,
-            continuation: [None; 3],
+            continuation: [None; 5],
             moves: MoveList::new(),
             scores: ArrayVec::new(),
             next: 0,
             bad: MoveList::new(),
             bad_next: 0,
+            sort_floor: 0,
             skip_quiets: false,
         }
     }
@@ -173,6 +179,76 @@ impl MovePicker {
         let mv = self.moves[self.next];
         self.next += 1;
         Some(mv)
+    }
+
+    /// The quiet moves, scored by history, continuation history and threats, the best
+    /// of them sorted to the front.
+    fn generate_quiets(&mut self, pos: &Position, history: &History) {
+        self.moves.clear();
+        if !self.skip_quiets {
+            pos.generate(GenType::Quiets, &mut self.moves);
+        }
+        let side = pos.side_to_move();
+        let threats = Threats::of(pos);
+        self.scores.clear();
+        for &mv in self.moves.iter() {
+            // The killers and the counter move (handed out already, and
+            // skipped below) still rank first, so the sort leaves the others in
+            // the order they had when they were handed out with the quiets.
+            let special = if Some(mv) == self.killers[0] {
+                FIRST_KILLER_RANK
+            } else if Some(mv) == self.killers[1] {
+                SECOND_KILLER_RANK
+            } else if Some(mv) == self.counter {
+                COUNTER_MOVE_RANK
+            } else {
+                0
+            };
+            let piece = pos.moved_piece_after(mv);
+            self.scores.push(
+                special
+                    + history.quiet(side, mv)
+                    + history.continuation(self.continuation, piece, mv)
+                    + threats.score(pos, mv, piece.kind()),
+            );
+        }
+        // Partial insertion sort: the moves scoring above the floor (lower at
+        // deeper nodes, where ordering pays more) best first; the rest keep
+        // generation order. Sorting every quiet move cost a quarter of the
+        // search's time.
+        let mut sorted = 0;
+        for i in 0..self.moves.len() {
+            let s = self.scores[i];
+            if s <= self.sort_floor {
+                continue;
+            }
+            let m = self.moves[i];
+            self.moves[i] = self.moves[sorted];
+            self.scores[i] = self.scores[sorted];
+            let mut j = sorted;
+            while j > 0 && self.scores[j - 1] < s {
+                self.moves[j] = self.moves[j - 1];
+                self.scores[j] = self.scores[j - 1];
+                j -= 1;
+            }
+            self.moves[j] = m;
+            self.scores[j] = s;
+            sorted += 1;
+        }
+    }
+
+    /// Every evasion: captures by the victim's value, the others by history.
+    fn generate_evasions(&mut self, pos: &Position, history: &History) {
+        self.moves.clear();
+        pos.generate(GenType::Evasions, &mut self.moves);
+        let side = pos.side_to_move();
+        self.scores.clear();
+        for &mv in self.moves.iter() {
+            self.scores.push(match pos.piece_at(mv.to()) {
+                Some(p) => CAPTURE_EVASION_RANK | (value(p.kind()) * VICTIM_WEIGHT),
+                None => history.quiet(side, mv),
+            });
+        }
     }
 
     /// The next move to search, or `None` when all have been handed out.
@@ -233,56 +309,7 @@ impl MovePicker {
                     }
                 }
                 Stage::GenerateQuiets => {
-                    self.moves.clear();
-                    if !self.skip_quiets {
-                        pos.generate(GenType::Quiets, &mut self.moves);
-                    }
-                    let side = pos.side_to_move();
-                    let threats = Threats::of(pos);
-                    self.scores.clear();
-                    for &mv in self.moves.iter() {
-                        // The killers and the counter move (handed out already, and
-                        // skipped below) still rank first, so the sort leaves the others in
-                        // the order they had when they were handed out with the quiets.
-                        let special = if Some(mv) == self.killers[0] {
-                            FIRST_KILLER_RANK
-                        } else if Some(mv) == self.killers[1] {
-                            SECOND_KILLER_RANK
-                        } else if Some(mv) == self.counter {
-                            COUNTER_MOVE_RANK
-                        } else {
-                            0
-                        };
-                        let piece = pos.moved_piece_after(mv);
-                        self.scores.push(
-                            special
-                                + history.quiet(side, mv)
-                                + history.continuation(self.continuation, piece, mv)
-                                + threats.score(pos, mv, piece.kind()),
-                        );
-                    }
-                    // Partial insertion sort: the moves with a positive score best first;
-                    // the rest keep generation order. Sorting every quiet move cost a
-                    // quarter of the search's time.
-                    let mut sorted = 0;
-                    for i in 0..self.moves.len() {
-                        let s = self.scores[i];
-                        if s <= 0 {
-                            continue;
-                        }
-                        let m = self.moves[i];
-                        self.moves[i] = self.moves[sorted];
-                        self.scores[i] = self.scores[sorted];
-                        let mut j = sorted;
-                        while j > 0 && self.scores[j - 1] < s {
-                            self.moves[j] = self.moves[j - 1];
-                            self.scores[j] = self.scores[j - 1];
-                            j -= 1;
-                        }
-                        self.moves[j] = m;
-                        self.scores[j] = s;
-                        sorted += 1;
-                    }
+                    self.generate_quiets(pos, history);
                     self.next = 0;
                     self.stage = Stage::Quiets;
                 }
@@ -305,16 +332,7 @@ impl MovePicker {
                     self.stage = Stage::Done;
                 }
                 Stage::GenerateEvasions => {
-                    self.moves.clear();
-                    pos.generate(GenType::Evasions, &mut self.moves);
-                    let side = pos.side_to_move();
-                    self.scores.clear();
-                    for &mv in self.moves.iter() {
-                        self.scores.push(match pos.piece_at(mv.to()) {
-                            Some(p) => CAPTURE_EVASION_RANK | (value(p.kind()) * VICTIM_WEIGHT),
-                            None => history.quiet(side, mv),
-                        });
-                    }
+                    self.generate_evasions(pos, history);
                     self.next = 0;
                     self.stage = Stage::Evasions;
                 }

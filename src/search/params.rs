@@ -3,7 +3,7 @@
 //! Each is read through a function of its name (`params::rfp_margin()`). In a normal
 //! build the function returns the constant and the compiler folds it into the code, so
 //! the search is what it would be with the number written in place. Built with the
-//! `tune` cargo feature, every constant is also a USI spin option of the same name
+//! `spsa` cargo feature, every constant is also a USI spin option of the same name
 //! (`setoption name rfp_margin value 120`), so that an SPSA tuner can drive them over
 //! USI; see docs/tuning.md, "Tuning the search". The ranges are what a tuner may try: wide
 //! enough to find a better value, narrow enough that every value is a working search.
@@ -31,26 +31,26 @@ macro_rules! params {
         }),+];
 
         #[allow(non_camel_case_types)]
-        #[cfg(feature = "tune")]
+        #[cfg(feature = "spsa")]
         #[derive(Clone, Copy)]
         enum Id {
             $($name),+
         }
 
-        #[cfg(feature = "tune")]
+        #[cfg(feature = "spsa")]
         static VALUES: [std::sync::atomic::AtomicI32; ALL.len()] =
             [$(std::sync::atomic::AtomicI32::new($default)),+];
 
         $(
             $(#[doc = $doc])+
-            #[cfg(not(feature = "tune"))]
+            #[cfg(not(feature = "spsa"))]
             #[inline(always)]
             pub const fn $name() -> i32 {
                 $default
             }
 
             $(#[doc = $doc])+
-            #[cfg(feature = "tune")]
+            #[cfg(feature = "spsa")]
             #[inline(always)]
             pub fn $name() -> i32 {
                 VALUES[Id::$name as usize].load(std::sync::atomic::Ordering::Relaxed)
@@ -78,6 +78,17 @@ params! {
     /// The quiet history changes the reduction by history / this (in plies): a move that
     /// often cut off is reduced less.
     lmr_history_divisor = 8192, 1024..=32768;
+    /// A non-PV node that was once on a principal variation (the table says so) is
+    /// reduced this much less (1/1024 ply): it is likelier to matter.
+    lmr_tt_pv = 0, 0..=3072;
+    /// A quiet move is reduced this much more (1/1024 ply) when the table move is a
+    /// capture: the capture is probably the best move, and quiet ones rarely beat it.
+    lmr_tt_capture = 0, 0..=3072;
+    /// A reduced move that beat alpha is re-searched a ply deeper when it also beat the
+    /// best score so far by this margin plus 2·depth (centipawns; 0: off)...
+    lmr_deeper_margin = 0, 0..=200;
+    /// ...and a ply shallower when it beat the best score by less than this.
+    lmr_shallower_margin = 10, 0..=100;
 
     /// Reverse futility pruning is tried up to this depth.
     rfp_depth = 7, 1..=16;
@@ -129,11 +140,13 @@ params! {
     iir_depth = 4, 2..=10;
 
     /// Late-move pruning: after (this + lmp_factor·depth²) / 2 quiet moves (twice that
-    /// when improving) the remaining quiets are skipped. Shogi has two to three times the
-    /// moves of chess, drops included, so the counts are about three times chess's.
-    lmp_base = 16, 2..=64;
+    /// when improving) the remaining quiets are skipped: 5, 8, 13, 20 at depths 1 to 4.
+    /// Shogi has two to three times the moves of chess, drops included, so the counts are
+    /// above chess's (3 + d²) / 2, which cost 96 Elo here while most quiets were left
+    /// unsorted (see `quiet_sort_limit`); not tried since.
+    lmp_base = 8, 2..=64;
     /// See `lmp_base`.
-    lmp_factor = 4, 1..=12;
+    lmp_factor = 2, 1..=12;
 
     /// Futility pruning of quiet moves up to this (reduced) depth.
     futility_depth = 6, 1..=12;
@@ -143,6 +156,11 @@ params! {
     futility_margin = 130, 30..=400;
     /// The quiet history adds history / this to the futility margin.
     futility_history_divisor = 64, 8..=512;
+
+    /// Quiet moves are sorted (by history, continuation history and threats) when they
+    /// score above −this·depth; the rest keep generation order. With every failed quiet
+    /// marked down, most scores are negative: a floor of 0 left most moves unsorted.
+    quiet_sort_limit = 3560, 0..=20000;
 
     /// Quiet moves whose history (main and continuation, summed) is below
     /// −`history_prune_margin`·depth are pruned below this reduced depth (0: off).
@@ -187,11 +205,17 @@ params! {
     history_bonus_linear = 64, 0..=512;
     /// ...capped at this, so that deep cutoffs do not swamp the table.
     history_bonus_max = 2400, 200..=8000;
+    /// When a node fails low, the opponent's quiet move that led to it gets this share
+    /// (percent) of a cutoff's bonus: it refuted whatever this side tried (0: off).
+    prior_quiet_bonus = 0, 0..=300;
+    /// Continuation history rows beyond the moves one, two and four plies back: 0 none,
+    /// 1 also six plies back, 2 also three and six plies back.
+    continuation_extra = 0, 0..=2;
 }
 
 /// Sets a constant by name (ignoring case), clamped to its range. Returns the value set,
 /// `None` for an unknown name.
-#[cfg(feature = "tune")]
+#[cfg(feature = "spsa")]
 pub fn set(name: &str, value: i64) -> Option<i32> {
     let index = ALL.iter().position(|p| p.name.eq_ignore_ascii_case(name))?;
     let param = ALL[index];
@@ -217,9 +241,9 @@ mod tests {
         );
     }
 
-    // With the `tune` feature (CI: cargo test --release --features tune --lib
+    // With the `spsa` feature (CI: cargo test --release --features spsa --lib
     // search_params -- --test-threads=1; the constants are global).
-    #[cfg(feature = "tune")]
+    #[cfg(feature = "spsa")]
     #[test]
     fn search_params_set_and_clamp() {
         assert_eq!(set("ASPIRATION_DELTA", 10_000), Some(200));
@@ -228,7 +252,7 @@ mod tests {
         assert_eq!(set("no_such_thing", 1), None);
     }
 
-    #[cfg(feature = "tune")]
+    #[cfg(feature = "spsa")]
     #[test]
     fn search_params_change_the_search() {
         use crate::bench::{run, BenchLimit};

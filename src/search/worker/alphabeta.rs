@@ -14,9 +14,9 @@ use crate::search::score::{
 };
 use crate::search::see::see_ge;
 use crate::tt::Bound;
-use crate::types::Move;
+use crate::types::{Move, Piece};
 use arrayvec::ArrayVec;
-#[cfg(not(feature = "tune"))]
+#[cfg(not(feature = "spsa"))]
 use once_cell::sync::Lazy;
 
 /// The late-move reduction at `depth` for the `moves`-th move, in 1/1024 ply (depths and
@@ -31,7 +31,7 @@ fn reduction_formula(depth: usize, moves: usize) -> i32 {
 }
 
 /// Late-move reductions by depth and move number, computed once.
-#[cfg(not(feature = "tune"))]
+#[cfg(not(feature = "spsa"))]
 static REDUCTIONS: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
     let mut table = [[0; 64]; 64];
     for (d, row) in table.iter_mut().enumerate() {
@@ -42,15 +42,29 @@ static REDUCTIONS: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
     table
 });
 
-#[cfg(not(feature = "tune"))]
+#[cfg(not(feature = "spsa"))]
 fn reduction(depth: i32, moves: usize) -> i32 {
     REDUCTIONS[depth.clamp(0, 63) as usize][moves.min(63)]
 }
 
 /// Tuning changes the constants between searches: no table.
-#[cfg(feature = "tune")]
+#[cfg(feature = "spsa")]
 fn reduction(depth: i32, moves: usize) -> i32 {
     reduction_formula(depth.clamp(0, 63) as usize, moves.min(63))
+}
+
+/// The change in depth (in plies) of the full-depth search of a reduced move that beat
+/// alpha, by how far its reduced `score` beat the `best` score so far.
+fn research_adjustment(score: i32, best: i32, new_depth: i32) -> i32 {
+    if params::lmr_deeper_margin() == 0 {
+        0
+    } else if score > best + params::lmr_deeper_margin() + 2 * new_depth {
+        1
+    } else if score < best + params::lmr_shallower_margin() {
+        -1
+    } else {
+        0
+    }
 }
 
 /// What the steps of one node share: fixed once the static evaluation is known.
@@ -65,6 +79,10 @@ struct Node {
     static_eval: i32,
     /// The static evaluation is better than two plies ago (and not in check).
     improving: bool,
+    /// On a principal variation now or when the table's entry was stored.
+    tt_pv: bool,
+    /// The table move is a capture or promotion.
+    tt_capture: bool,
 }
 
 impl Worker {
@@ -180,6 +198,8 @@ impl Worker {
             cut_node,
             static_eval,
             improving,
+            tt_pv,
+            tt_capture: tt_move.is_some_and(|m| self.pos.is_tactical(m)),
         };
 
         // Step 5. Pruning before any move: reverse futility and the null move. Not in PV
@@ -210,25 +230,14 @@ impl Worker {
             None
         };
         let counter = self.history.counter(previous);
-        let continuation: ContinuationRows = [
-            continuation_row(previous),
-            if p >= 2 {
-                continuation_row(self.frames[p - 2].current)
-            } else {
-                None
-            },
-            if p >= 4 {
-                continuation_row(self.frames[p - 4].current)
-            } else {
-                None
-            },
-        ];
+        let continuation = self.continuation_rows(p, previous);
         let mut picker = MovePicker::new(
             &self.pos,
             tt_move,
             self.frames[p].killers,
             counter,
             continuation,
+            depth,
         );
         let mut best_score = -INFINITE;
         let mut best_move = None;
@@ -320,12 +329,22 @@ impl Worker {
             // alpha) at full depth, and in PV nodes with the full window.
             let mut score;
             if depth >= 2 && searched > 1 + usize::from(root) && (!tactical || cut_node) {
-                let r = self.late_move_reduction::<PV>(node, searched, gives_check, history_score);
+                let r = self.late_move_reduction::<PV>(
+                    node,
+                    searched,
+                    tactical,
+                    gives_check,
+                    history_score,
+                );
                 let reduced = (new_depth - r / 1024).clamp(1, new_depth.max(1));
                 score = -self.search::<false>(-alpha - 1, -alpha, reduced, ply + 1, true);
                 if score > alpha && reduced < new_depth {
-                    score =
-                        -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                    // How far the reduced search beat the best so far says whether the
+                    // full one should look a ply further or may stop a ply short.
+                    let full = new_depth + research_adjustment(score, best_score, new_depth);
+                    if full > reduced {
+                        score = -self.search::<false>(-alpha - 1, -alpha, full, ply + 1, !cut_node);
+                    }
                 }
             } else if !PV || searched > 1 {
                 score = -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
@@ -377,6 +396,8 @@ impl Worker {
         }
         if let Some(best) = best_move.filter(|_| best_score >= beta) {
             self.reward_cutoff(best, depth, p, previous, continuation, &quiets, &captures);
+        } else if best_move.is_none() && !root && excluded.is_none() {
+            self.reward_prior_quiet(p, depth);
         }
         if excluded.is_none() {
             // The correction learns from a result that is not a bound on the wrong
@@ -663,12 +684,19 @@ impl Worker {
         &self,
         node: Node,
         searched: usize,
+        tactical: bool,
         gives_check: bool,
         history_score: i32,
     ) -> i32 {
         let mut r = reduction(node.depth, searched);
         if !PV {
             r += params::lmr_non_pv();
+            if node.tt_pv {
+                r -= params::lmr_tt_pv();
+            }
+        }
+        if node.tt_capture && !tactical {
+            r += params::lmr_tt_capture();
         }
         if node.cut_node {
             r += params::lmr_cut_node();
@@ -705,6 +733,56 @@ impl Worker {
         }
     }
 
+    /// The continuation-history rows of the node at ply `p`, whose opponent's last move
+    /// was `previous`.
+    fn continuation_rows(&self, p: usize, previous: Option<(Piece, Move)>) -> ContinuationRows {
+        let back = |n: usize| {
+            if p >= n {
+                continuation_row(self.frames[p - n].current)
+            } else {
+                None
+            }
+        };
+        let extra = params::continuation_extra();
+        [
+            continuation_row(previous),
+            back(2),
+            back(4),
+            if extra >= 1 { back(6) } else { None },
+            if extra >= 2 { back(3) } else { None },
+        ]
+    }
+
+    /// After a node at ply `p` failed low (step 11): the opponent's quiet move that led
+    /// to it refuted every move tried here, and its histories learn that.
+    fn reward_prior_quiet(&mut self, p: usize, depth: i32) {
+        let share = params::prior_quiet_bonus();
+        if share == 0 || p < 1 {
+            return;
+        }
+        let Some((piece, mv)) = self.frames[p - 1].current else {
+            return;
+        };
+        let quiet = !mv.is_promotion()
+            && self
+                .pos
+                .history()
+                .last()
+                .is_some_and(|s| s.mv == mv && s.captured.is_none());
+        if !quiet {
+            return;
+        }
+        let b = bonus(depth) * share / 100;
+        let parent_previous = if p >= 2 {
+            self.frames[p - 2].current
+        } else {
+            None
+        };
+        let rows = self.continuation_rows(p - 1, parent_previous);
+        self.history.update_quiet(piece.color(), mv, b);
+        self.history.update_continuation(rows, piece, mv, b);
+    }
+
     /// After a cutoff by `best` (step 11): the killers, the counter move and the
     /// histories learn it, and the moves searched before it are marked down.
     #[allow(clippy::too_many_arguments)]
@@ -713,7 +791,7 @@ impl Worker {
         best: Move,
         depth: i32,
         p: usize,
-        previous: Option<(crate::types::Piece, Move)>,
+        previous: Option<(Piece, Move)>,
         continuation: ContinuationRows,
         quiets: &[Move],
         captures: &[Move],
