@@ -5,8 +5,8 @@
 //! [`ProtocolError`] out, so every exchange can be tested from recorded text.
 
 use crate::position::csa::{self as notation, CsaPositionReader};
-use crate::types::{Color, Move};
 use crate::position::Position;
+use crate::types::{Color, Move};
 use std::fmt;
 
 /// Why a line from the server could not be used.

@@ -7,10 +7,10 @@
 
 use super::clock::Clock;
 use super::opening::Opening;
+use crate::position::Position;
 use crate::position::{EnteringKingRule, IllegalMove, Repetition};
 use crate::types::{Color, Move};
 use crate::usi_client::{Engine, EngineError, EngineSpec};
-use crate::position::Position;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};

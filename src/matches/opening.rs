@@ -6,9 +6,9 @@
 //! Every line is checked when the file is read, so a bad line stops the match before any
 //! game instead of turning up as a lost game hours later.
 
+use crate::position::Position;
 use crate::position::{PositionCommand, PositionCommandError};
 use crate::types::Move;
-use crate::position::Position;
 use std::fmt;
 use std::path::Path;
 
