@@ -59,8 +59,8 @@ impl Rng {
         self.0.wrapping_mul(OUTPUT_MULTIPLIER)
     }
 
-    /// A number below `n` (`n` > 0), without the bias of a plain remainder worth noting
-    /// for the small `n` used here (legal moves, book entries).
+    /// A number below `n` (`n` > 0), by multiply-and-shift: every value is equally likely
+    /// to within 2^-64, for any `n`.
     #[inline]
     pub fn below(&mut self, n: u64) -> u64 {
         debug_assert!(n > 0);

@@ -428,11 +428,6 @@ fn search_one(pool: &mut ThreadPool, pos: &Position, opts: &MakeOptions) -> (Vec
     (moves, nodes)
 }
 
-/// A random number below `n`.
-fn below(rng: &mut Rng, n: u64) -> u64 {
-    rng.next_u64() % n.max(1)
-}
-
 /// An internal score as a book value: centipawns, or ±(32000 − plies) for a mate.
 pub fn book_value(internal: i32) -> i32 {
     match score::to_usi(internal) {
@@ -458,8 +453,8 @@ pub fn synthetic(count: usize, seed: u64, out: &Path) -> Result<u64, String> {
             }
             if entries.len() < count && seen.insert(pos.key()) {
                 let mut moves: Vec<BookMove> = Vec::new();
-                for _ in 0..1 + below(&mut rng, 3) {
-                    let mv = legal[below(&mut rng, legal.len() as u64) as usize];
+                for _ in 0..1 + rng.below(3) {
+                    let mv = legal[rng.below(legal.len() as u64) as usize];
                     if moves.iter().any(|m| m.mv == mv) {
                         continue;
                     }
@@ -467,13 +462,13 @@ pub fn synthetic(count: usize, seed: u64, out: &Path) -> Result<u64, String> {
                     next.play_unchecked(mv);
                     let replies = next.legal_moves();
                     let ponder = (!replies.is_empty())
-                        .then(|| replies[below(&mut rng, replies.len() as u64) as usize]);
+                        .then(|| replies[rng.below(replies.len() as u64) as usize]);
                     moves.push(BookMove {
                         mv,
                         ponder,
-                        value: below(&mut rng, 401) as i32 - 200,
-                        depth: 10 + below(&mut rng, 21) as i32,
-                        count: 1 + below(&mut rng, 100),
+                        value: rng.below(401) as i32 - 200,
+                        depth: 10 + rng.below(21) as i32,
+                        count: 1 + rng.below(100),
                     });
                 }
                 entries.push(BookEntry {
@@ -482,7 +477,7 @@ pub fn synthetic(count: usize, seed: u64, out: &Path) -> Result<u64, String> {
                     moves,
                 });
             }
-            let mv = legal[below(&mut rng, legal.len() as u64) as usize];
+            let mv = legal[rng.below(legal.len() as u64) as usize];
             pos.play_unchecked(mv);
         }
     }

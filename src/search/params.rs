@@ -87,7 +87,8 @@ params! {
     /// A reduced move that beat alpha is re-searched a ply deeper when it also beat the
     /// best score so far by this margin plus 2·depth (centipawns; 0: off)...
     lmr_deeper_margin = 0, 0..=200;
-    /// ...and a ply shallower when it beat the best score by less than this.
+    /// ...and a ply shallower when it beat the best score by less than this (only while
+    /// `lmr_deeper_margin` is on).
     lmr_shallower_margin = 10, 0..=100;
 
     /// Reverse futility pruning is tried up to this depth.
