@@ -20,6 +20,50 @@ pub fn check_fits(mib: usize) -> Result<(), usize> {
     }
 }
 
+/// A table (`what`: "hash table", "mate table") could not be given `mib` MiB.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AllocError {
+    pub what: &'static str,
+    pub mib: usize,
+    /// The machine's memory (MiB) when the size was refused for being larger.
+    pub physical: Option<usize>,
+}
+
+impl AllocError {
+    /// `Err` when a `what` of `mib` MiB is larger than the machine's memory.
+    pub fn check(what: &'static str, mib: usize) -> Result<(), AllocError> {
+        check_fits(mib).map_err(|physical| AllocError {
+            what,
+            mib,
+            physical: Some(physical),
+        })
+    }
+
+    /// The allocator refused a `what` of `mib` MiB.
+    pub fn refused(what: &'static str, mib: usize) -> AllocError {
+        AllocError {
+            what,
+            mib,
+            physical: None,
+        }
+    }
+}
+
+impl std::fmt::Display for AllocError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let AllocError { what, mib, .. } = self;
+        match self.physical {
+            Some(p) => write!(
+                f,
+                "a {mib} MiB {what} is larger than this machine's memory ({p} MiB)"
+            ),
+            None => write!(f, "could not allocate a {mib} MiB {what}"),
+        }
+    }
+}
+
+impl std::error::Error for AllocError {}
+
 /// Asks Linux to back a table's (still untouched) memory with 2 MiB pages: every probe
 /// lands on a random entry, and with 4 KiB pages most of them also miss the TLB, and
 /// first touching a large table costs a page fault per 4 KiB. Where transparent huge
@@ -211,6 +255,14 @@ mod tests {
             assert!(mib >= 64, "{mib}");
             assert!(check_fits(mib).is_ok());
             assert_eq!(check_fits(mib + 1), Err(mib));
+            let refused = AllocError::check("hash table", mib + 1).unwrap_err();
+            assert_eq!(
+                refused.to_string(),
+                format!(
+                    "a {} MiB hash table is larger than this machine's memory ({mib} MiB)",
+                    mib + 1
+                )
+            );
         }
     }
 }

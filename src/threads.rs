@@ -10,10 +10,11 @@
 //! What a search job is, what the threads share and how the answer is chosen belong to
 //! the search ([`crate::search::shared`]); this file keeps only the threads.
 
+use crate::memory::AllocError;
 use crate::position::Position;
 use crate::search::shared::{choose_best, Job, Shared};
 use crate::search::{immediate_decision, root_mate, Decision, Event, Reporter, Settings, Worker};
-use crate::tt::{AllocError, TranspositionTable};
+use crate::tt::TranspositionTable;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Condvar, Mutex};

@@ -8,6 +8,7 @@
 //! line. Moves read from the table may still belong to another position that collided in
 //! the key; the search checks them for legality before playing them.
 
+use crate::memory::AllocError;
 use crate::types::Move;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
@@ -100,34 +101,14 @@ fn unpack(data: u64) -> Option<TtEntry> {
     })
 }
 
+/// What an [`AllocError`] of this table calls it.
+const WHAT: &str = "hash table";
+
 /// The shared table.
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
     age: AtomicU8,
 }
-
-/// Why the table could not be given the size asked for.
-#[derive(Debug)]
-pub struct AllocError {
-    pub mib: usize,
-    /// The machine's memory (MiB) when the size was refused for being larger.
-    pub physical: Option<usize>,
-}
-
-impl std::fmt::Display for AllocError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.physical {
-            Some(p) => write!(
-                f,
-                "a {} MiB hash table is larger than this machine's memory ({p} MiB)",
-                self.mib
-            ),
-            None => write!(f, "could not allocate a {} MiB hash table", self.mib),
-        }
-    }
-}
-
-impl std::error::Error for AllocError {}
 
 impl TranspositionTable {
     /// A table of `mib` MiB (at least one bucket).
@@ -147,12 +128,9 @@ impl TranspositionTable {
 
     /// Reallocates to `mib` MiB, empty. On failure the table keeps its old size, cleared.
     pub fn resize(&mut self, mib: usize) -> Result<(), AllocError> {
-        if let Err(physical) = crate::memory::check_fits(mib) {
+        if let Err(e) = AllocError::check(WHAT, mib) {
             self.clear();
-            return Err(AllocError {
-                mib,
-                physical: Some(physical),
-            });
+            return Err(e);
         }
         let count = (mib.max(1) << 20) / std::mem::size_of::<Bucket>();
         if count == self.buckets.len() {
@@ -162,10 +140,7 @@ impl TranspositionTable {
         let mut fresh: Vec<Bucket> = Vec::new();
         if fresh.try_reserve_exact(count).is_err() {
             self.clear();
-            return Err(AllocError {
-                mib,
-                physical: None,
-            });
+            return Err(AllocError::refused(WHAT, mib));
         }
         self.buckets = Vec::new();
         crate::memory::advise_huge_pages(&mut fresh);

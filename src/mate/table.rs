@@ -11,7 +11,7 @@
 //! full a sweep drops the cheaper half of the entries (garbage collection), so a long
 //! search keeps its expensive results and goes on in bounded memory.
 
-use crate::memory::ZeroedSlice;
+use crate::memory::{AllocError, ZeroedSlice};
 use crate::types::Hand;
 
 /// What [`Table::look`] found: what is known, and the least numbers the position can
@@ -58,28 +58,8 @@ struct Entry {
 // Two entries a cache line; `Table::prefetch` counts on it.
 const _: () = assert!(std::mem::size_of::<Entry>() == CACHE_LINE / 2);
 
-/// The memory for a table could not be had.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TableError {
-    pub mib: usize,
-    /// The machine's memory (MiB) when the size was refused for being larger.
-    pub physical: Option<usize>,
-}
-
-impl std::fmt::Display for TableError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.physical {
-            Some(p) => write!(
-                f,
-                "a {} MiB mate table is larger than this machine's memory ({p} MiB)",
-                self.mib
-            ),
-            None => write!(f, "cannot allocate a {} MiB mate table", self.mib),
-        }
-    }
-}
-
-impl std::error::Error for TableError {}
+/// What an [`AllocError`] of this table calls it.
+const WHAT: &str = "mate table";
 
 /// What the table knows about a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,20 +110,14 @@ impl Table {
     }
 
     /// A table of about `mib` MiB, or an error when the memory cannot be had.
-    pub fn try_new(mib: usize) -> Result<Table, TableError> {
-        crate::memory::check_fits(mib).map_err(|physical| TableError {
-            mib,
-            physical: Some(physical),
-        })?;
+    pub fn try_new(mib: usize) -> Result<Table, AllocError> {
+        AllocError::check(WHAT, mib)?;
         let bytes = mib.max(1).saturating_mul(1 << 20);
         let clusters = (bytes / (CLUSTER * std::mem::size_of::<Entry>())).max(1);
         // SAFETY: the all-zero bit pattern is a valid `Entry` (integers, a `Hand` of
         // integers and `false`), and equals `Entry::default()`, an empty slot.
-        let entries =
-            unsafe { ZeroedSlice::new(clusters * CLUSTER, CACHE_LINE) }.ok_or(TableError {
-                mib,
-                physical: None,
-            })?;
+        let entries = unsafe { ZeroedSlice::new(clusters * CLUSTER, CACHE_LINE) }
+            .ok_or(AllocError::refused(WHAT, mib))?;
         Ok(Table {
             entries,
             clusters,
