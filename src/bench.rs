@@ -145,18 +145,13 @@ pub struct BenchArgs {
     #[arg(long, conflicts_with = "depth", value_parser = clap::value_parser!(u64).range(1..))]
     movetime: Option<u64>,
     /// Search threads (1-1024)
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    #[arg(long, default_value_t = 1, value_parser = crate::cli::threads_arg())]
     threads: u16,
     /// Transposition table in MiB (at most the machine's memory)
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
+    #[arg(long, default_value_t = 64, value_parser = crate::cli::hash_arg())]
     hash: u32,
-    /// An NNUE net file, `internal` for the built-in net, or `linear` for the hand-made
-    /// evaluation (the default)
-    #[arg(long, value_name = "PATH")]
-    evalfile: Option<String>,
-    /// The net's output scale (1-128)
-    #[arg(long, default_value_t = crate::eval::nnue::DEFAULT_FV_SCALE, value_parser = clap::value_parser!(i32).range(1..=128))]
-    fv_scale: i32,
+    #[command(flatten)]
+    eval: crate::cli::EvalArgs,
 }
 
 /// Runs `hayate bench`; returns the exit code.
@@ -165,13 +160,14 @@ pub fn run_cli(args: BenchArgs) -> i32 {
         (_, Some(ms)) => BenchLimit::Movetime(ms),
         (depth, None) => BenchLimit::Depth(depth.unwrap_or(DEFAULT_DEPTH)),
     };
-    let (threads, hash, fv_scale) = (args.threads as usize, args.hash as usize, args.fv_scale);
-    let eval_file = args.evalfile.as_deref();
-    if let Err(physical) = crate::memory::check_fits(hash) {
-        return crate::cli::bad_input(
-            "bench",
-            format!("--hash {hash}: larger than this machine's memory ({physical} MiB)"),
-        );
+    let (threads, hash, fv_scale) = (
+        args.threads as usize,
+        args.hash as usize,
+        args.eval.fv_scale,
+    );
+    let eval_file = args.eval.evalfile.as_deref();
+    if let Err(e) = crate::memory::AllocError::check("hash table", hash) {
+        return crate::cli::bad_input("bench", format!("--hash {hash}: {e}"));
     }
     crate::attacks::init();
     crate::eval::init();

@@ -16,6 +16,40 @@ pub fn bad_input(tool: &str, message: impl Display) -> i32 {
     BAD_INPUT
 }
 
+/// Most search threads (or games at once) a tool takes.
+pub const MAX_THREADS: u16 = 1024;
+/// Largest transposition table a tool takes, MiB (the machine's memory is checked too).
+pub const MAX_HASH_MIB: u32 = 1 << 20;
+
+/// The parser of a tool's `--threads` (1 to [`MAX_THREADS`]).
+pub fn threads_arg() -> clap::builder::RangedI64ValueParser<u16> {
+    clap::value_parser!(u16).range(1..=i64::from(MAX_THREADS))
+}
+
+/// The parser of a tool's `--hash` (1 to [`MAX_HASH_MIB`]).
+pub fn hash_arg() -> clap::builder::RangedI64ValueParser<u32> {
+    clap::value_parser!(u32).range(1..=i64::from(MAX_HASH_MIB))
+}
+
+/// The evaluation arguments every searching tool takes (`#[command(flatten)]`).
+#[derive(clap::Args, Clone, Debug)]
+pub struct EvalArgs {
+    /// An NNUE net file, `internal` for the built-in net, or `linear` for the hand-made
+    /// evaluation (the default)
+    #[arg(long, value_name = "PATH")]
+    pub evalfile: Option<String>,
+    /// The net's output scale (1-128)
+    #[arg(long, default_value_t = crate::eval::nnue::DEFAULT_FV_SCALE, value_parser = clap::value_parser!(i32).range(1..=128))]
+    pub fv_scale: i32,
+}
+
+impl EvalArgs {
+    /// The evaluation named, as [`evaluator`] loads it.
+    pub fn load(&self, tool: &str) -> Result<crate::eval::Evaluator, i32> {
+        evaluator(tool, self.evalfile.as_deref(), self.fv_scale)
+    }
+}
+
 /// The evaluation a tool's `--evalfile` names (`linear` when none is given): a net's
 /// warnings go to stderr; a name that loads nothing is bad input (`Err` holds the exit
 /// code, the error already reported).

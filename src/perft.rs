@@ -224,7 +224,7 @@ pub struct PerftArgs {
     #[arg(long)]
     divide: bool,
     /// Threads, splitting the root moves (1-1024)
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    #[arg(long, default_value_t = 1, value_parser = crate::cli::threads_arg())]
     threads: u16,
     /// Play every leaf move instead of counting the last ply's moves
     #[arg(long)]

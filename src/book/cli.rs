@@ -36,21 +36,16 @@ pub struct MakebookArgs {
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=64))]
     tree: u32,
     /// Positions searched at once, one thread each (default: all cores)
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    #[arg(long, value_parser = crate::cli::threads_arg())]
     threads: Option<u16>,
     /// Table size of each search in MiB
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
+    #[arg(long, default_value_t = 16, value_parser = crate::cli::hash_arg())]
     hash: u32,
     /// Merge with this book: its entries are kept unless searched deeper
     #[arg(long)]
     extend: Option<PathBuf>,
-    /// Search with this NNUE net file, `internal` for the built-in net, or `linear` for
-    /// the hand-made evaluation (the default)
-    #[arg(long, value_name = "PATH")]
-    evalfile: Option<String>,
-    /// The net's output scale (1-128)
-    #[arg(long, default_value_t = crate::eval::nnue::DEFAULT_FV_SCALE, value_parser = clap::value_parser!(i32).range(1..=128))]
-    fv_scale: i32,
+    #[command(flatten)]
+    eval: crate::cli::EvalArgs,
     /// Write this many random positions instead
     #[arg(long, conflicts_with_all = ["openings", "depth"])]
     synthetic: Option<usize>,
@@ -81,7 +76,7 @@ pub fn makebook_cli(args: MakebookArgs, command_line: &str) -> i32 {
     let (Some(openings), Some(depth)) = (args.openings, args.depth) else {
         return crate::cli::bad_input("makebook", "--openings and --depth are required");
     };
-    let eval = match crate::cli::evaluator("makebook", args.evalfile.as_deref(), args.fv_scale) {
+    let eval = match args.eval.load("makebook") {
         Ok(eval) => eval,
         Err(code) => return code,
     };

@@ -563,7 +563,7 @@ pub struct GensfenArgs {
     #[arg(long, required_unless_present = "read")]
     seed: Option<u64>,
     /// Games played at once, one thread each
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    #[arg(long, default_value_t = 1, value_parser = crate::cli::threads_arg())]
     concurrency: u16,
     /// Random plies after each opening, for variety
     #[arg(long, default_value_t = RANDOM_PLIES, value_parser = clap::value_parser!(u32).range(0..=1000))]
@@ -596,13 +596,8 @@ pub struct GensfenArgs {
     /// Transposition table of each game, MiB
     #[arg(long, default_value_t = HASH_MIB as u32, value_parser = clap::value_parser!(u32).range(1..=1 << 16))]
     hash: u32,
-    /// Evaluate with this NNUE net file, or `internal` for the built-in net (default: the
-    /// linear evaluation)
-    #[arg(long, value_name = "PATH")]
-    evalfile: Option<String>,
-    /// The net's output scale
-    #[arg(long, default_value_t = crate::eval::nnue::DEFAULT_FV_SCALE, value_parser = clap::value_parser!(i32).range(1..=128))]
-    fv_scale: i32,
+    #[command(flatten)]
+    eval: crate::cli::EvalArgs,
     /// Show the records of this file as text instead (SFEN, score, move, result)
     #[arg(long, value_name = "FILE", conflicts_with_all = ["out", "games", "seed", "limit"])]
     read: Option<PathBuf>,
@@ -636,7 +631,7 @@ pub fn run_cli(args: GensfenArgs) -> i32 {
                 (count, skip),
                 eval,
                 args.against.as_deref(),
-                args.fv_scale,
+                args.eval.fv_scale,
                 args.quiet,
             ),
             None => read_cli(path, count, skip),
@@ -712,8 +707,8 @@ fn config_of(args: GensfenArgs) -> Result<GenConfig, String> {
         },
         time_limit: args.seconds.map(Duration::from_secs),
     };
-    if let Some(path) = &args.evalfile {
-        config.eval = Evaluator::named(path, args.fv_scale)
+    if let Some(path) = &args.eval.evalfile {
+        config.eval = Evaluator::named(path, args.eval.fv_scale)
             .map_err(|e| format!("--evalfile {path}: {e}"))?
             .0;
     }

@@ -60,7 +60,7 @@ pub struct RoundArgs {
     #[arg(long, value_parser = parse_hours)]
     hours: Option<f64>,
     /// Games played at once (data and gate), and training threads
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    #[arg(long, default_value_t = 1, value_parser = crate::cli::threads_arg())]
     concurrency: u16,
     /// Nodes a position in the data's games [default: 5000]
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1 << 40))]

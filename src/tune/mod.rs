@@ -31,7 +31,7 @@ pub struct SelfplayArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Games played at once
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    #[arg(long, default_value_t = 1, value_parser = crate::cli::threads_arg())]
     concurrency: u16,
     /// A game ends as a draw after this many plies
     #[arg(long, default_value_t = 320)]
@@ -177,7 +177,7 @@ pub struct LabelArgs {
     #[arg(long, default_value = "go btime 0 wtime 0 byoyomi 20000")]
     go: String,
     /// Positions labelled at once, one teacher each
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    #[arg(long, default_value_t = 1, value_parser = crate::cli::threads_arg())]
     concurrency: u16,
     /// Label at most this many positions
     #[arg(long)]
