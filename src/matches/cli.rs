@@ -380,60 +380,7 @@ pub fn from_matches(
             config.command = Some(RecordedCommand::here(words));
             config
         }
-        Some(mut recorded) => {
-            let from_record = |e: CliError| {
-                invalid(format!(
-                    "--resume: the command recorded in {}: {e}",
-                    record_path.display()
-                ))
-            };
-            let (mut rec_args, rec_matches) = clap_parse(&recorded.args).map_err(from_record)?;
-            // The folder is where it is now, whatever it was called when the match began.
-            rec_args.out = None;
-            rec_args.resume = None;
-            let config = build(rec_args, &rec_matches).map_err(from_record)?;
-            let may_give = "with --resume only --games, --concurrency and --quiet may be \
-                            given, or else the whole command as recorded";
-            if whole {
-                let changed = differences(&config, &build(args, matches)?);
-                if !changed.is_empty() {
-                    return Err(invalid(format!(
-                        "--resume {}: {} differ(s) from the command recorded in {} ({may_give})",
-                        dir.display(),
-                        changed.join(", "),
-                        record_path.display()
-                    )));
-                }
-            } else {
-                let refused: Vec<String> = command()
-                    .get_arguments()
-                    .filter(|a| {
-                        let id = a.get_id().as_str();
-                        id != "resume" && !RESUME_MAY_GIVE.contains(&id) && given(matches, id)
-                    })
-                    .map(|a| format!("--{}", a.get_long().unwrap_or(a.get_id().as_str())))
-                    .collect();
-                if !refused.is_empty() {
-                    return Err(invalid(format!(
-                        "--resume {}: {} cannot be given: the match is the one recorded in {} \
-                         ({may_give})",
-                        dir.display(),
-                        refused.join(", "),
-                        record_path.display()
-                    )));
-                }
-            }
-            if let Some(games) = games.filter(|&g| g as usize != config.games) {
-                // The last --games counts, so the record now says the new size.
-                recorded
-                    .args
-                    .extend(["--games".to_string(), games.to_string()]);
-            }
-            MatchConfig {
-                command: Some(recorded),
-                ..config
-            }
-        }
+        Some(recorded) => resumed(args, matches, &dir, recorded, whole, games)?,
     };
     if let Some(games) = games {
         config.games = games as usize;
@@ -445,6 +392,72 @@ pub fn from_matches(
     config.out = Some(dir);
     config.resume = true;
     Ok(config)
+}
+
+/// The match recorded in `dir` (`recorded`), resumed: the arguments given with `--resume`
+/// are either the whole command as recorded (`whole`) or only those that may change
+/// ([`RESUME_MAY_GIVE`]); a new `--games` is written into the record.
+fn resumed(
+    args: MatchArgs,
+    matches: &clap::ArgMatches,
+    dir: &std::path::Path,
+    mut recorded: RecordedCommand,
+    whole: bool,
+    games: Option<u64>,
+) -> Result<MatchConfig, CliError> {
+    let record_path = dir.join(COMMAND_FILE);
+    let from_record = |e: CliError| {
+        invalid(format!(
+            "--resume: the command recorded in {}: {e}",
+            record_path.display()
+        ))
+    };
+    let (mut rec_args, rec_matches) = clap_parse(&recorded.args).map_err(from_record)?;
+    // The folder is where it is now, whatever it was called when the match began.
+    rec_args.out = None;
+    rec_args.resume = None;
+    let config = build(rec_args, &rec_matches).map_err(from_record)?;
+    let may_give = "with --resume only --games, --concurrency and --quiet may be \
+                    given, or else the whole command as recorded";
+    if whole {
+        let changed = differences(&config, &build(args, matches)?);
+        if !changed.is_empty() {
+            return Err(invalid(format!(
+                "--resume {}: {} differ(s) from the command recorded in {} ({may_give})",
+                dir.display(),
+                changed.join(", "),
+                record_path.display()
+            )));
+        }
+    } else {
+        let refused: Vec<String> = command()
+            .get_arguments()
+            .filter(|a| {
+                let id = a.get_id().as_str();
+                id != "resume" && !RESUME_MAY_GIVE.contains(&id) && given(matches, id)
+            })
+            .map(|a| format!("--{}", a.get_long().unwrap_or(a.get_id().as_str())))
+            .collect();
+        if !refused.is_empty() {
+            return Err(invalid(format!(
+                "--resume {}: {} cannot be given: the match is the one recorded in {} \
+                 ({may_give})",
+                dir.display(),
+                refused.join(", "),
+                record_path.display()
+            )));
+        }
+    }
+    if let Some(games) = games.filter(|&g| g as usize != config.games) {
+        // The last --games counts, so the record now says the new size.
+        recorded
+            .args
+            .extend(["--games".to_string(), games.to_string()]);
+    }
+    Ok(MatchConfig {
+        command: Some(recorded),
+        ..config
+    })
 }
 
 /// The options whose values differ between two matches, as flags: all but `--games`,
