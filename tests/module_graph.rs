@@ -46,15 +46,97 @@ fn code(path: &Path) -> String {
 }
 
 /// The longest known module that `path` (segments) names.
-fn resolve(path: &[String], known: &BTreeMap<Module, PathBuf>) -> Option<Module> {
+fn longest_module(path: &[String], known: &BTreeMap<Module, PathBuf>) -> Option<Module> {
     (1..=path.len())
         .rev()
         .map(|k| path[..k].to_vec())
         .find(|m| known.contains_key(m))
 }
 
+/// Each module's re-exports (`pub use a::b::Item;`, `pub use a::{B, C as D};`): the name
+/// they give, with the whole path of what it names (from the crate's root).
+type Reexports = BTreeMap<Module, BTreeMap<String, Vec<String>>>;
+
+fn reexports(known: &BTreeMap<Module, PathBuf>) -> Reexports {
+    let mut out = Reexports::new();
+    for (module, path) in known {
+        for line in code(path).lines() {
+            let line = line.trim();
+            let Some(rest) = ["pub use ", "pub(crate) use "]
+                .iter()
+                .find_map(|p| line.strip_prefix(p))
+            else {
+                continue;
+            };
+            let rest = rest.trim_end_matches(';');
+            let (prefix, items) = match rest.find('{') {
+                Some(i) => (&rest[..i], rest[i + 1..].trim_end_matches('}')),
+                None => match rest.rfind("::") {
+                    Some(i) => (&rest[..i + 2], &rest[i + 2..]),
+                    None => continue,
+                },
+            };
+            let mut base: Vec<String> = Vec::new();
+            let mut first = true;
+            for part in prefix.split("::").filter(|p| !p.is_empty()) {
+                match (first, part) {
+                    (true, "crate") => {}
+                    (true, "self") => base = module.clone(),
+                    (_, "super") => {
+                        if first {
+                            base = module.clone();
+                        }
+                        base.pop();
+                    }
+                    (true, child) => {
+                        base = module.clone();
+                        base.push(child.to_string());
+                    }
+                    (false, part) => base.push(part.to_string()),
+                }
+                first = false;
+            }
+            for item in items.split(',') {
+                let mut words = item.split_whitespace();
+                let Some(name) = words.next() else { continue };
+                let alias = match (words.next(), words.next()) {
+                    (Some("as"), Some(alias)) => alias,
+                    _ => name,
+                };
+                let mut target = base.clone();
+                target.push(name.to_string());
+                out.entry(module.clone())
+                    .or_default()
+                    .insert(alias.to_string(), target);
+            }
+        }
+    }
+    out
+}
+
+/// The module that `path` (segments from the crate's root) names, seen through
+/// re-exports: `crate::types::Move` is `types::moves`, where `Move` is defined.
+fn resolve(path: &[String], known: &BTreeMap<Module, PathBuf>, re: &Reexports) -> Option<Module> {
+    let mut path = path.to_vec();
+    // A re-export of a re-export is followed too (a few links at most).
+    for _ in 0..8 {
+        let module = longest_module(&path, known).unwrap_or_default();
+        let next = path.get(module.len());
+        match next.and_then(|name| re.get(&module)?.get(name)) {
+            Some(target) => {
+                let mut followed = target.clone();
+                followed.extend(path[module.len() + 1..].iter().cloned());
+                path = followed;
+            }
+            None => return (!module.is_empty()).then_some(module),
+        }
+    }
+    None
+}
+
 /// Each module's imports of other modules.
 fn edges(known: &BTreeMap<Module, PathBuf>) -> BTreeSet<(Module, Module)> {
+    let re = reexports(known);
     let mut edges = BTreeSet::new();
     for (module, path) in known {
         let code = code(path);
@@ -66,7 +148,7 @@ fn edges(known: &BTreeMap<Module, PathBuf>) -> BTreeSet<(Module, Module)> {
             for part in rest.split("::") {
                 let word: String = part
                     .chars()
-                    .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
                     .collect();
                 let whole = word.len() == part.len();
                 if !word.is_empty() {
@@ -74,6 +156,16 @@ fn edges(known: &BTreeMap<Module, PathBuf>) -> BTreeSet<(Module, Module)> {
                 }
                 if !whole {
                     break;
+                }
+            }
+            // `crate::a::{B, C}`: each name, so that re-exports are followed.
+            let after = rest.split("::").nth(segments.len()).unwrap_or("");
+            if let Some(list) = after.strip_prefix('{') {
+                let list = &list[..list.find('}').unwrap_or(list.len())];
+                for name in list.split(',').filter_map(|n| n.split_whitespace().next()) {
+                    let mut target = segments.clone();
+                    target.push(name.to_string());
+                    targets.push(target);
                 }
             }
             targets.push(segments);
@@ -108,7 +200,7 @@ fn edges(known: &BTreeMap<Module, PathBuf>) -> BTreeSet<(Module, Module)> {
             targets.push(base);
         }
         for target in targets {
-            if let Some(target) = resolve(&target, known) {
+            if let Some(target) = resolve(&target, known, &re) {
                 if target != *module {
                     edges.insert((module.clone(), target));
                 }
@@ -215,6 +307,8 @@ fn no_import_cycles_between_modules() {
         &["search", "movepick"]
     ));
     assert!(has(&["mate", "pv"], &["mate", "dfpn"]));
+    // Through the re-export `types::Move` (`use crate::types::{Move, Piece}`).
+    assert!(has(&["search", "worker", "alphabeta"], &["types", "moves"]));
 
     let mut parents: BTreeSet<Module> = known
         .keys()
@@ -228,6 +322,31 @@ fn no_import_cycles_between_modules() {
         }
     }
     assert!(found.is_empty(), "import cycles:\n{}", found.join("\n"));
+}
+
+#[test]
+fn reexports_are_followed_to_where_an_item_is_defined() {
+    let m = |p: &[&str]| p.iter().map(|s| s.to_string()).collect::<Module>();
+    let known: BTreeMap<Module, PathBuf> = [m(&[]), m(&["a"]), m(&["a", "b"]), m(&["c"])]
+        .into_iter()
+        .map(|k| (k, PathBuf::new()))
+        .collect();
+    let mut re = Reexports::new();
+    // `a` re-exports `c::Item`, and the crate's root re-exports `a::Item` as `Thing`.
+    re.entry(m(&["a"]))
+        .or_default()
+        .insert("Item".into(), m(&["c", "Item"]));
+    re.entry(m(&[]))
+        .or_default()
+        .insert("Thing".into(), m(&["a", "Item"]));
+    assert_eq!(resolve(&m(&["a", "Item"]), &known, &re), Some(m(&["c"])));
+    assert_eq!(resolve(&m(&["Thing"]), &known, &re), Some(m(&["c"])));
+    assert_eq!(
+        resolve(&m(&["a", "b", "f"]), &known, &re),
+        Some(m(&["a", "b"]))
+    );
+    assert_eq!(resolve(&m(&["a", "Other"]), &known, &re), Some(m(&["a"])));
+    assert_eq!(resolve(&m(&["Nothing"]), &known, &re), None);
 }
 
 #[test]
