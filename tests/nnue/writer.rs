@@ -40,6 +40,22 @@ pub const HALFKP_1024_8_64: Shape = Shape {
     h1: 8,
     h2: 64,
 };
+/// AobaNNUE's shape.
+pub const HALFKP_768_16_64: Shape = Shape {
+    kp: false,
+    half: 768,
+    h1: 16,
+    h2: 64,
+};
+/// A shape nobody trains, for the uneven cases: a transformer width that is not a whole
+/// number of the AVX2 kernel's tiles, a first hidden layer of three registers whose
+/// outputs are padded for the next, a second one wider than the register kernel takes.
+pub const KP_352_24_96: Shape = Shape {
+    kp: true,
+    half: 352,
+    h1: 24,
+    h2: 96,
+};
 
 pub const VERSION: u32 = 0x7AF32F16;
 

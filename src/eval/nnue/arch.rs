@@ -1,15 +1,19 @@
-//! The network shapes hayate reads: YaneuraOu's classic NNUE architectures, their names,
-//! the hash values and architecture strings their files carry, and their exact sizes.
+//! The network shapes hayate reads: YaneuraOu's classic NNUE architectures of any width,
+//! their names, the hash values and architecture strings their files carry, and their
+//! exact sizes.
 //!
 //! Every classic net is a feature transformer (input features → `half` i16 sums for
 //! each side, the side to move's half first), then three affine layers with ClippedReLU
-//! between them: `2·half → hidden1 → hidden2 → 1`. The hash values are computed the way
-//! YaneuraOu composes them layer by layer, so a file written by its trainer or by ours
-//! is recognised by its header alone.
+//! between them: `2·half → hidden1 → hidden2 → 1`. YaneuraOu generates a build for each
+//! shape and composes its hash layer by layer; a file names its shape in its
+//! architecture string ([`super::structure`]), and the hash computed from that shape
+//! must be the header's, so a file written by its trainer or by ours is recognised by
+//! its header alone.
 
-/// The version word every classic NNUE file starts with.
+use super::error::NnueError;
 use crate::types::Square;
 
+/// The version word every classic NNUE file starts with.
 pub const VERSION: u32 = 0x7AF3_2F16;
 
 /// Distinct board and hand piece states from one side's view (YaneuraOu's `fe_end`):
@@ -48,6 +52,13 @@ impl FeatureSet {
         }
     }
 
+    /// The feature set whose architecture-string name is `name`.
+    pub fn from_name(name: &str) -> Option<FeatureSet> {
+        [FeatureSet::HalfKP, FeatureSet::KP]
+            .into_iter()
+            .find(|f| f.name() == name)
+    }
+
     /// The name in the architecture string.
     pub const fn name(self) -> &'static str {
         match self {
@@ -76,11 +87,27 @@ pub struct Architecture {
     pub hidden2: usize,
 }
 
-/// The shapes hayate reads, all with the same layout.
-pub const SUPPORTED: [Architecture; 5] = [
+/// Widest feature transformer read, per side. YaneuraOu's own nets go up to 1024; the
+/// bound keeps a malformed header from asking for gigabytes (a HalfKP net this wide is a
+/// 1 GB file).
+pub const MAX_HALF: usize = 4096;
+
+/// The feature transformer's width per side is a whole number of these: YaneuraOu's
+/// generator asserts it (its widest SIMD register of bytes), so no classic net has another.
+pub const HALF_STEP: usize = 32;
+
+/// Widest hidden layer read (the nets in use have 8 to 64; the forward pass keeps the
+/// hidden layers on the stack).
+pub const MAX_HIDDEN: usize = 128;
+
+/// The shapes players use, by name: what a file whose architecture string cannot be read
+/// is matched against by its hash alone, and the examples messages give. Any other shape
+/// inside the bounds is read as well, from its architecture string.
+pub const COMMON: [Architecture; 6] = [
     Architecture::new(FeatureSet::HalfKP, 256, 32, 32),
     Architecture::new(FeatureSet::KP, 256, 32, 32),
     Architecture::new(FeatureSet::HalfKP, 512, 16, 32),
+    Architecture::new(FeatureSet::HalfKP, 768, 16, 64),
     Architecture::new(FeatureSet::HalfKP, 1024, 8, 32),
     Architecture::new(FeatureSet::HalfKP, 1024, 8, 64),
 ];
@@ -180,19 +207,73 @@ impl Architecture {
         12 + structure_len as u64 + self.body_size()
     }
 
-    /// The supported shape whose header hash is `hash`.
-    pub fn from_hash(hash: u32) -> Option<Architecture> {
-        SUPPORTED.into_iter().find(|a| a.hash() == hash)
+    /// Whether hayate reads nets of this shape; the reason when it does not.
+    pub fn check_bounds(&self) -> Result<(), String> {
+        if self.half == 0 || !self.half.is_multiple_of(HALF_STEP) || self.half > MAX_HALF {
+            return Err(format!(
+                "a feature transformer of {} per side (hayate reads multiples of {HALF_STEP} \
+                 up to {MAX_HALF}, as YaneuraOu builds them)",
+                self.half
+            ));
+        }
+        for (layer, width) in [("first", self.hidden1), ("second", self.hidden2)] {
+            if width == 0 || width > MAX_HIDDEN {
+                return Err(format!(
+                    "a {layer} hidden layer of {width} (hayate reads 1 to {MAX_HIDDEN})"
+                ));
+            }
+        }
+        Ok(())
     }
+
+    /// The shape of a net file from its header: the shape its architecture string
+    /// describes, when that shape's hash is the header's; else a common shape with the
+    /// header's hash (files from other tools may word the string otherwise). The file's
+    /// size is checked afterwards, against the shape found.
+    pub fn identify(hash: u32, structure: &str) -> Result<Architecture, NnueError> {
+        let described = super::structure::parse(structure);
+        if let Some(arch) = described {
+            arch.check_bounds().map_err(|why| NnueError::Bounds {
+                arch: arch.name(),
+                why,
+            })?;
+            if arch.hash() == hash {
+                return Ok(arch);
+            }
+        }
+        if let Some(arch) = COMMON.into_iter().find(|a| a.hash() == hash) {
+            return Ok(arch);
+        }
+        Err(match described {
+            Some(arch) => NnueError::Hash {
+                arch: arch.name(),
+                found: hash,
+                expected: arch.hash(),
+            },
+            None => NnueError::Unsupported {
+                hash,
+                structure: structure.to_string(),
+            },
+        })
+    }
+
+    /// The largest shape read: no net file is longer than this one's.
+    pub const LARGEST: Architecture =
+        Architecture::new(FeatureSet::HalfKP, MAX_HALF, MAX_HIDDEN, MAX_HIDDEN);
 }
 
-/// The names of the supported shapes, for messages.
-pub fn supported_names() -> String {
-    SUPPORTED
-        .iter()
-        .map(Architecture::name)
-        .collect::<Vec<_>>()
-        .join(", ")
+/// What hayate reads, in a few words, for messages.
+pub fn supported_summary() -> String {
+    format!(
+        "classic HalfKP and K+P nets of any shape up to {}x2-{MAX_HIDDEN}-{MAX_HIDDEN}, \
+         such as {}",
+        MAX_HALF,
+        COMMON
+            .iter()
+            .map(Architecture::name)
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
 }
 
 #[cfg(test)]
@@ -213,18 +294,68 @@ mod tests {
     /// which is this layout with YaneuraOu's 178-byte architecture string.
     #[test]
     fn halfkp_256_has_the_size_of_published_nets() {
-        let a = SUPPORTED[0];
+        let a = COMMON[0];
+        assert_eq!(a.name(), "halfkp_256x2-32-32");
         assert_eq!(a.structure().len(), 178);
         assert_eq!(a.file_size(a.structure().len()), 64_217_066);
     }
 
     #[test]
-    fn every_shape_has_its_own_hash() {
-        for (i, a) in SUPPORTED.iter().enumerate() {
-            for b in &SUPPORTED[i + 1..] {
+    fn every_common_shape_has_its_own_hash_and_is_found_by_it() {
+        for (i, a) in COMMON.iter().enumerate() {
+            for b in &COMMON[i + 1..] {
                 assert_ne!(a.hash(), b.hash(), "{} {}", a.name(), b.name());
             }
-            assert_eq!(Architecture::from_hash(a.hash()), Some(*a));
+            assert_eq!(Architecture::identify(a.hash(), "").ok(), Some(*a));
+            assert_eq!(
+                Architecture::identify(a.hash(), &a.structure()).ok(),
+                Some(*a)
+            );
+        }
+    }
+
+    #[test]
+    fn any_shape_in_bounds_is_identified_by_its_string_and_hash() {
+        for a in [
+            Architecture::new(FeatureSet::KP, 32, 1, 1),
+            Architecture::new(FeatureSet::HalfKP, 384, 8, 96),
+            Architecture::new(FeatureSet::KP, 2048, 128, 128),
+            Architecture::LARGEST,
+        ] {
+            assert_eq!(a.check_bounds(), Ok(()));
+            assert_eq!(
+                Architecture::identify(a.hash(), &a.structure()).ok(),
+                Some(a)
+            );
+            // The string alone is not enough: the hash must be the shape's.
+            let e = Architecture::identify(a.hash() ^ 1, &a.structure()).unwrap_err();
+            assert!(matches!(e, NnueError::Hash { .. }), "{e}");
+        }
+    }
+
+    #[test]
+    fn shapes_out_of_bounds_are_refused_with_the_reason() {
+        for (a, words) in [
+            (
+                Architecture::new(FeatureSet::HalfKP, 8192, 32, 32),
+                "8192 per side",
+            ),
+            (
+                Architecture::new(FeatureSet::HalfKP, 100, 32, 32),
+                "multiples of 32",
+            ),
+            (
+                Architecture::new(FeatureSet::KP, 256, 256, 32),
+                "first hidden layer of 256",
+            ),
+            (
+                Architecture::new(FeatureSet::KP, 256, 32, 0),
+                "second hidden layer of 0",
+            ),
+        ] {
+            let e = Architecture::identify(a.hash(), &a.structure()).unwrap_err();
+            assert!(matches!(e, NnueError::Bounds { .. }), "{e}");
+            assert!(e.to_string().contains(words), "{e}");
         }
     }
 }

@@ -2,7 +2,7 @@
 //! the two accumulators to the evaluation.
 
 use super::aligned::{Aligned, Plain};
-use super::arch::{padded, Architecture, VERSION};
+use super::arch::{padded, Architecture, MAX_HALF, MAX_HIDDEN, VERSION};
 use super::error::NnueError;
 use super::features::{self, MAX_ACTIVE};
 use super::simd::{self, Kernels};
@@ -22,12 +22,6 @@ pub const DEFAULT_FV_SCALE: i32 = 16;
 /// ClippedReLU shifts an affine layer's sums right by this many bits (the weights'
 /// fixed-point scale, 64).
 const WEIGHT_SCALE_BITS: u32 = 6;
-
-/// Largest first hidden layer of the supported shapes, for stack buffers.
-const MAX_HIDDEN: usize = 64;
-
-/// Largest accumulator half of the supported shapes.
-pub const MAX_HALF: usize = 1024;
 
 /// One affine layer: i32 biases and i8 weights, one row of `padded(inputs)` per output.
 #[derive(Clone)]
@@ -236,12 +230,7 @@ impl Network {
     pub fn read(source: impl Read, file_len: u64) -> Result<(Network, Vec<String>), NnueError> {
         let mut r = Reader::new(source);
         let header = Header::read(&mut r, file_len)?;
-        let Some(arch) = Architecture::from_hash(header.hash) else {
-            return Err(NnueError::Unsupported {
-                hash: header.hash,
-                structure: header.structure,
-            });
-        };
+        let arch = Architecture::identify(header.hash, &header.structure)?;
         let expected = arch.file_size(header.len - 12);
         if file_len != expected {
             return Err(NnueError::Size {
