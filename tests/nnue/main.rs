@@ -65,7 +65,7 @@ impl TestNet {
     fn reference(&self) -> RefNet<'_> {
         RefNet::new(
             &self.bytes,
-            self.shape.kp,
+            self.shape.features,
             self.shape.half,
             self.shape.h1,
             self.shape.h2,
@@ -93,6 +93,11 @@ fn kp352() -> &'static TestNet {
     NET.get_or_init(|| TestNet::new(writer::KP_352_24_96, 0x5eed_0004))
 }
 
+fn halfkpvm256() -> &'static TestNet {
+    static NET: OnceLock<TestNet> = OnceLock::new();
+    NET.get_or_init(|| TestNet::new(writer::HALFKPVM_256, 0x5eed_0005))
+}
+
 /// Checks the engine's evaluation (from scratch) against the reference on `positions`
 /// with both FV_SCALE values; returns how many distinct values were seen (a test on
 /// nets that always answer the same would prove little).
@@ -104,7 +109,7 @@ fn check_against_reference(t: &TestNet, positions: &[Position]) -> usize {
         for fv in [16, 24, 40] {
             let want = reference.evaluate(&sfen, fv);
             let got = t.net.evaluate(pos, fv).expect("both kings");
-            assert_eq!(got, want, "{} at FV_SCALE {fv}: {sfen}", t.shape.kp);
+            assert_eq!(got, want, "{:?} at FV_SCALE {fv}: {sfen}", t.shape);
             values.insert(want);
         }
     }
@@ -149,7 +154,7 @@ fn wider_halfkp_nets_equal_the_reference() {
 
 #[test]
 fn shapes_of_any_width_equal_the_reference() {
-    for t in [halfkp768(), kp352()] {
+    for t in [halfkp768(), kp352(), halfkpvm256()] {
         let name = t.net.arch().name();
         let positions = playout_positions(t.shape.half as u64, 12, 100);
         let distinct = check_against_reference(t, &positions);
@@ -160,11 +165,31 @@ fn shapes_of_any_width_equal_the_reference() {
     }
     assert_eq!(halfkp768().net.arch().name(), "halfkp_768x2-16-64");
     assert_eq!(kp352().net.arch().name(), "kp_352x2-24-96");
+    assert_eq!(halfkpvm256().net.arch().name(), "halfkpvm_256x2-32-32");
+}
+
+/// HalfKP_vm mirrors the board for a side whose king stands on files 6 to 9 (as that side
+/// sees it): the playouts the reference checks have kings on both halves, for both sides.
+#[test]
+fn halfkp_vm_positions_have_kings_on_both_halves() {
+    let mut halves = std::collections::HashSet::new();
+    for pos in playout_positions(halfkpvm256().shape.half as u64, 12, 100) {
+        for side in [hayate::Color::Black, hayate::Color::White] {
+            let file = pos.king_square(side).unwrap().index() / 9;
+            // Files 6 to 9 from Black's side are files 1 to 4 from White's.
+            let far = match side {
+                hayate::Color::Black => file >= 5,
+                hayate::Color::White => file <= 3,
+            };
+            halves.insert((side, far));
+        }
+    }
+    assert_eq!(halves.len(), 4, "{halves:?}");
 }
 
 #[test]
 fn fast_and_portable_kernels_give_the_same_evaluations() {
-    for t in [halfkp256(), halfkp768(), kp352()] {
+    for t in [halfkp256(), halfkp768(), kp352(), halfkpvm256()] {
         let mut portable = t.net.clone();
         assert!(portable.set_kernels(Kernels::Portable));
         for kernels in [Kernels::Avx2, Kernels::Vnni] {
@@ -235,7 +260,7 @@ proptest! {
 
     #[test]
     fn incremental_accumulators_equal_a_full_refresh(seed in any::<u64>(), start in 0..STARTS.len()) {
-        for t in [halfkp256(), kp256(), halfkp768(), kp352()] {
+        for t in [halfkp256(), kp256(), halfkp768(), kp352(), halfkpvm256()] {
             let mut net = t.net.clone();
             walk_incrementally(&net, STARTS[start], seed, 400);
             if net.set_kernels(Kernels::Portable) {
@@ -250,7 +275,7 @@ proptest! {
 /// kings' squares): every accumulator it gives must equal a count from nothing.
 #[test]
 fn the_refresh_cache_gives_the_accumulator_of_a_full_count() {
-    for t in [halfkp256(), halfkp768()] {
+    for t in [halfkp256(), halfkp768(), halfkpvm256()] {
         refresh_cache_equals_a_full_count(&t.net);
     }
 }
@@ -710,8 +735,8 @@ fn a_game_over_usi_with_a_net() {
 
 /// Writes the test nets and their positions for checking against another engine:
 /// `HAYATE_TEST_NET_DIR=dir cargo test --release --test nnue -- --ignored write_test_nets`
-/// writes kp.bin, halfkp.bin, halfkp768.bin, kp352.bin and positions.sfen (one
-/// `sfen ...` line each) there.
+/// writes kp.bin, halfkp.bin, halfkp768.bin, kp352.bin, halfkpvm256.bin and
+/// positions.sfen (one `sfen ...` line each) there.
 #[test]
 #[ignore]
 fn write_test_nets() {
@@ -721,6 +746,7 @@ fn write_test_nets() {
     std::fs::write(dir.join("halfkp.bin"), &halfkp256().bytes).unwrap();
     std::fs::write(dir.join("halfkp768.bin"), &halfkp768().bytes).unwrap();
     std::fs::write(dir.join("kp352.bin"), &kp352().bytes).unwrap();
+    std::fs::write(dir.join("halfkpvm256.bin"), &halfkpvm256().bytes).unwrap();
     let text: String = yaneuraou_positions()
         .iter()
         .map(|p| format!("sfen {p}\n"))
@@ -771,7 +797,7 @@ fn other_shapes_equal_yaneuraous_recorded_values() {
     let text = include_str!("../data/nnue-yaneuraou-shapes.tsv");
     let positions = yaneuraou_positions();
     const SCALES: [i32; 2] = [16, 40];
-    let nets = [halfkp768(), kp352()];
+    let nets = [halfkp768(), kp352(), halfkpvm256()];
     // want[net][scale][row]
     let mut want = vec![vec![Vec::new(); SCALES.len()]; nets.len()];
     for (line, pos) in text.lines().filter(|l| !l.starts_with('#')).zip(&positions) {

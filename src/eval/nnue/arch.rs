@@ -20,6 +20,9 @@ pub const VERSION: u32 = 0x7AF3_2F16;
 /// 90 hand slots, then 18 board piece kinds × 81 squares.
 pub const PIECE_STATES: usize = 1548;
 
+/// King squares HalfKP_vm tells apart: files 1 to 5 of 9 ranks.
+pub const MIRRORED_KING_SQUARES: usize = 5 * 9;
+
 /// Input features of a net.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FeatureSet {
@@ -27,6 +30,10 @@ pub enum FeatureSet {
     HalfKP,
     /// K+P: every non-king piece (1548), then both kings' squares (162).
     KP,
+    /// HalfKP_vm(Friend): HalfKP folded at the centre file. With the own king on files 6
+    /// to 9 (as its side sees the board) the board is mirrored left to right, king and
+    /// pieces on it alike (hands are not), so the king takes one of 5 × 9 squares.
+    HalfKPvm,
 }
 
 impl FeatureSet {
@@ -35,7 +42,14 @@ impl FeatureSet {
         match self {
             FeatureSet::HalfKP => Square::NUM * PIECE_STATES,
             FeatureSet::KP => PIECE_STATES + 2 * Square::NUM,
+            FeatureSet::HalfKPvm => MIRRORED_KING_SQUARES * PIECE_STATES,
         }
+    }
+
+    /// Whether every feature is tied to the viewer's own king square (so a king move
+    /// recounts that side's accumulator).
+    pub const fn king_relative(self) -> bool {
+        matches!(self, FeatureSet::HalfKP | FeatureSet::HalfKPvm)
     }
 
     /// The feature set's hash as YaneuraOu defines it.
@@ -49,12 +63,14 @@ impl FeatureSet {
                 let p = 0x764C_FB4Bu32;
                 k ^ (p << 1) ^ (p >> 31)
             }
+            // Its own base value, with the same "friend king" flag.
+            FeatureSet::HalfKPvm => 0x0B6B_1D9B ^ 1,
         }
     }
 
     /// The feature set whose architecture-string name is `name`.
     pub fn from_name(name: &str) -> Option<FeatureSet> {
-        [FeatureSet::HalfKP, FeatureSet::KP]
+        [FeatureSet::HalfKP, FeatureSet::KP, FeatureSet::HalfKPvm]
             .into_iter()
             .find(|f| f.name() == name)
     }
@@ -64,6 +80,7 @@ impl FeatureSet {
         match self {
             FeatureSet::HalfKP => "HalfKP(Friend)",
             FeatureSet::KP => "K+P",
+            FeatureSet::HalfKPvm => "HalfKP_vm(Friend)",
         }
     }
 
@@ -72,6 +89,8 @@ impl FeatureSet {
         match self {
             FeatureSet::HalfKP => "halfkp",
             FeatureSet::KP => "kp",
+            // YaneuraOu's name for the shape (`halfkpvm_256x2-32-32`).
+            FeatureSet::HalfKPvm => "halfkpvm",
         }
     }
 }
@@ -265,7 +284,7 @@ impl Architecture {
 /// What hayate reads, in a few words, for messages.
 pub fn supported_summary() -> String {
     format!(
-        "classic HalfKP and K+P nets of any shape up to {}x2-{MAX_HIDDEN}-{MAX_HIDDEN}, \
+        "classic HalfKP, HalfKP_vm and K+P nets of any shape up to {}x2-{MAX_HIDDEN}-{MAX_HIDDEN}, \
          such as {}",
         MAX_HALF,
         COMMON
@@ -287,6 +306,9 @@ mod tests {
         assert_eq!(FeatureSet::HalfKP.hash(), 0x5D69_D5B8);
         // 0xD3CEE169 ^ ((0x764CFB4B << 1) & 0xFFFFFFFF) ^ (0x764CFB4B >> 31) in the script.
         assert_eq!(FeatureSet::KP.hash(), 0x3f5717ff);
+        // The script's table of feature sets (`nnue_arch_gen.py`, "halfkpvm").
+        assert_eq!(FeatureSet::HalfKPvm.hash(), 0x0B6B_1D9A);
+        assert_eq!(FeatureSet::HalfKPvm.dimensions(), 5 * 9 * 1548);
     }
 
     /// Published `halfkp_256x2-32-32` nets (suisho5, tanuki- and the like) are

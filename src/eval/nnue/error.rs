@@ -51,7 +51,10 @@ fn family(structure: &str) -> Option<&'static str> {
         ("halfka_hm", "a HalfKA_hm net"),
         ("halfka", "a HalfKA net"),
         ("halfkpe9", "a HalfKPE9 net"),
-        ("halfkp_vm", "a HalfKP_vm net"),
+        (
+            "halfkp_vm",
+            "a HalfKP_vm net of a layout hayate does not read",
+        ),
         ("halfkp", "a HalfKP net of a layout hayate does not read"),
         ("k+p", "a K+P net of a layout hayate does not read"),
     ]
