@@ -93,6 +93,11 @@ fn kp352() -> &'static TestNet {
     NET.get_or_init(|| TestNet::new(writer::KP_352_24_96, 0x5eed_0004))
 }
 
+fn kp32() -> &'static TestNet {
+    static NET: OnceLock<TestNet> = OnceLock::new();
+    NET.get_or_init(|| TestNet::new(writer::KP_32_128_100, 0x5eed_0006))
+}
+
 fn halfkpvm256() -> &'static TestNet {
     static NET: OnceLock<TestNet> = OnceLock::new();
     NET.get_or_init(|| TestNet::new(writer::HALFKPVM_256, 0x5eed_0005))
@@ -154,7 +159,7 @@ fn wider_halfkp_nets_equal_the_reference() {
 
 #[test]
 fn shapes_of_any_width_equal_the_reference() {
-    for t in [halfkp768(), kp352(), halfkpvm256()] {
+    for t in [halfkp768(), kp352(), halfkpvm256(), kp32()] {
         let name = t.net.arch().name();
         let positions = playout_positions(t.shape.half as u64, 12, 100);
         let distinct = check_against_reference(t, &positions);
@@ -165,6 +170,7 @@ fn shapes_of_any_width_equal_the_reference() {
     }
     assert_eq!(halfkp768().net.arch().name(), "halfkp_768x2-16-64");
     assert_eq!(kp352().net.arch().name(), "kp_352x2-24-96");
+    assert_eq!(kp32().net.arch().name(), "kp_32x2-128-100");
     assert_eq!(halfkpvm256().net.arch().name(), "halfkpvm_256x2-32-32");
 }
 
@@ -189,7 +195,7 @@ fn halfkp_vm_positions_have_kings_on_both_halves() {
 
 #[test]
 fn fast_and_portable_kernels_give_the_same_evaluations() {
-    for t in [halfkp256(), halfkp768(), kp352(), halfkpvm256()] {
+    for t in [halfkp256(), halfkp768(), kp352(), halfkpvm256(), kp32()] {
         let mut portable = t.net.clone();
         assert!(portable.set_kernels(Kernels::Portable));
         for kernels in [Kernels::Avx2, Kernels::Vnni] {
@@ -260,7 +266,7 @@ proptest! {
 
     #[test]
     fn incremental_accumulators_equal_a_full_refresh(seed in any::<u64>(), start in 0..STARTS.len()) {
-        for t in [halfkp256(), kp256(), halfkp768(), kp352(), halfkpvm256()] {
+        for t in [halfkp256(), kp256(), halfkp768(), kp352(), halfkpvm256(), kp32()] {
             let mut net = t.net.clone();
             walk_incrementally(&net, STARTS[start], seed, 400);
             if net.set_kernels(Kernels::Portable) {
@@ -735,7 +741,7 @@ fn a_game_over_usi_with_a_net() {
 
 /// Writes the test nets and their positions for checking against another engine:
 /// `HAYATE_TEST_NET_DIR=dir cargo test --release --test nnue -- --ignored write_test_nets`
-/// writes kp.bin, halfkp.bin, halfkp768.bin, kp352.bin, halfkpvm256.bin and
+/// writes kp.bin, halfkp.bin, halfkp768.bin, kp352.bin, halfkpvm256.bin, kp32.bin and
 /// positions.sfen (one `sfen ...` line each) there.
 #[test]
 #[ignore]
@@ -747,6 +753,7 @@ fn write_test_nets() {
     std::fs::write(dir.join("halfkp768.bin"), &halfkp768().bytes).unwrap();
     std::fs::write(dir.join("kp352.bin"), &kp352().bytes).unwrap();
     std::fs::write(dir.join("halfkpvm256.bin"), &halfkpvm256().bytes).unwrap();
+    std::fs::write(dir.join("kp32.bin"), &kp32().bytes).unwrap();
     let text: String = yaneuraou_positions()
         .iter()
         .map(|p| format!("sfen {p}\n"))
@@ -797,7 +804,7 @@ fn other_shapes_equal_yaneuraous_recorded_values() {
     let text = include_str!("../data/nnue-yaneuraou-shapes.tsv");
     let positions = yaneuraou_positions();
     const SCALES: [i32; 2] = [16, 40];
-    let nets = [halfkp768(), kp352(), halfkpvm256()];
+    let nets = [halfkp768(), kp352(), halfkpvm256(), kp32()];
     // want[net][scale][row]
     let mut want = vec![vec![Vec::new(); SCALES.len()]; nets.len()];
     for (line, pos) in text.lines().filter(|l| !l.starts_with('#')).zip(&positions) {

@@ -66,6 +66,16 @@ pub const KP_352_24_96: Shape = Shape {
     h2: 96,
 };
 
+/// The bounds: the narrowest transformer and the widest first hidden layer hayate reads,
+/// and a second hidden layer that is not a whole number of registers (its outputs padded
+/// to 128 for the output layer).
+pub const KP_32_128_100: Shape = Shape {
+    features: Features::KP,
+    half: 32,
+    h1: 128,
+    h2: 100,
+};
+
 /// YaneuraOu's HalfKP_vm edition.
 pub const HALFKPVM_256: Shape = Shape {
     features: Features::HalfKPvm,
