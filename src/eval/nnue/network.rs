@@ -2,7 +2,7 @@
 //! the two accumulators to the evaluation.
 
 use super::aligned::{Aligned, Plain};
-use super::arch::{padded, Architecture, MAX_HALF, MAX_HIDDEN, VERSION};
+use super::arch::{padded, Architecture, MAX_HIDDEN, VERSION};
 use super::error::NnueError;
 use super::features::{self, MAX_ACTIVE};
 use super::simd::{self, Kernels};
@@ -397,12 +397,14 @@ impl Network {
             return None;
         }
         let half = self.arch.half;
-        let mut acc = [0i16; 2 * MAX_HALF];
-        let (us, them) = acc[..2 * half].split_at_mut(half);
+        // Sized by the net: a stack buffer for the widest net read would cost more to
+        // clear than a small net's whole evaluation.
+        let mut acc = Aligned::<i16>::zeroed(2 * half);
+        let (us, them) = acc.split_at_mut(half);
         let side = pos.side_to_move();
         self.refresh(pos, side, us);
         self.refresh(pos, !side, them);
-        let mut transformed = [0u8; 2 * MAX_HALF];
+        let mut transformed = Aligned::<u8>::zeroed(2 * half);
         Some(self.propagate(us, them, fv_scale, &mut transformed))
     }
 }
