@@ -281,17 +281,14 @@ impl Architecture {
         Architecture::new(FeatureSet::HalfKP, MAX_HALF, MAX_HIDDEN, MAX_HIDDEN);
 }
 
-/// What hayate reads, in a few words, for messages.
+/// What hayate reads, in a few words, for messages (an `info string` shows 300
+/// characters: the list of common shapes would not fit beside a path).
 pub fn supported_summary() -> String {
     format!(
-        "classic HalfKP, HalfKP_vm and K+P nets of any shape up to {}x2-{MAX_HIDDEN}-{MAX_HIDDEN}, \
-         such as {}",
-        MAX_HALF,
-        COMMON
-            .iter()
-            .map(Architecture::name)
-            .collect::<Vec<_>>()
-            .join(", ")
+        "classic HalfKP, HalfKP_vm and K+P nets of any shape up to \
+         {MAX_HALF}x2-{MAX_HIDDEN}-{MAX_HIDDEN} ({}, {}, ...)",
+        COMMON[0].name(),
+        COMMON[3].name()
     )
 }
 
@@ -314,6 +311,13 @@ mod tests {
     /// Published `halfkp_256x2-32-32` nets (suisho5, tanuki- and the like) are
     /// 64,217,066 bytes (apps that bundle YaneuraOu check their nn.bin for that size),
     /// which is this layout with YaneuraOu's 178-byte architecture string.
+    #[test]
+    fn the_summary_names_the_shapes_players_use_most() {
+        let summary = supported_summary();
+        assert!(summary.contains("(halfkp_256x2-32-32, halfkp_768x2-16-64, ...)"));
+        assert!(summary.len() < 120, "{summary}");
+    }
+
     #[test]
     fn halfkp_256_has_the_size_of_published_nets() {
         let a = COMMON[0];
