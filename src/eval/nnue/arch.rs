@@ -276,7 +276,8 @@ impl Architecture {
         })
     }
 
-    /// The largest shape read: no net file is longer than this one's.
+    /// The largest shape read: no net file is longer than this one's (HalfKP has the
+    /// most features of the sets read).
     pub const LARGEST: Architecture =
         Architecture::new(FeatureSet::HalfKP, MAX_HALF, MAX_HIDDEN, MAX_HIDDEN);
 }
