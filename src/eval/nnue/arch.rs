@@ -6,11 +6,10 @@
 //! each side, the side to move's half first), then three affine layers with ClippedReLU
 //! between them: `2·half → hidden1 → hidden2 → 1`. YaneuraOu generates a build for each
 //! shape and composes its hash layer by layer; a file names its shape in its
-//! architecture string ([`super::structure`]), and the hash computed from that shape
+//! architecture string (read by `structure.rs`), and the hash computed from that shape
 //! must be the header's, so a file written by its trainer or by ours is recognised by
 //! its header alone.
 
-use super::error::NnueError;
 use crate::types::Square;
 
 /// The version word every classic NNUE file starts with.
@@ -245,37 +244,6 @@ impl Architecture {
         Ok(())
     }
 
-    /// The shape of a net file from its header: the shape its architecture string
-    /// describes, when that shape's hash is the header's; else a common shape with the
-    /// header's hash (files from other tools may word the string otherwise). The file's
-    /// size is checked afterwards, against the shape found.
-    pub fn identify(hash: u32, structure: &str) -> Result<Architecture, NnueError> {
-        let described = super::structure::parse(structure);
-        if let Some(arch) = described {
-            arch.check_bounds().map_err(|why| NnueError::Bounds {
-                arch: arch.name(),
-                why,
-            })?;
-            if arch.hash() == hash {
-                return Ok(arch);
-            }
-        }
-        if let Some(arch) = COMMON.into_iter().find(|a| a.hash() == hash) {
-            return Ok(arch);
-        }
-        Err(match described {
-            Some(arch) => NnueError::Hash {
-                arch: arch.name(),
-                found: hash,
-                expected: arch.hash(),
-            },
-            None => NnueError::Unsupported {
-                hash,
-                structure: structure.to_string(),
-            },
-        })
-    }
-
     /// The largest shape read: no net file is longer than this one's (HalfKP has the
     /// most features of the sets read).
     pub const LARGEST: Architecture =
@@ -309,9 +277,6 @@ mod tests {
         assert_eq!(FeatureSet::HalfKPvm.dimensions(), 5 * 9 * 1548);
     }
 
-    /// Published `halfkp_256x2-32-32` nets (suisho5, tanuki- and the like) are
-    /// 64,217,066 bytes (apps that bundle YaneuraOu check their nn.bin for that size),
-    /// which is this layout with YaneuraOu's 178-byte architecture string.
     #[test]
     fn the_summary_names_the_shapes_players_use_most() {
         let summary = supported_summary();
@@ -319,70 +284,14 @@ mod tests {
         assert!(summary.len() < 120, "{summary}");
     }
 
+    /// Published `halfkp_256x2-32-32` nets (suisho5, tanuki- and the like) are
+    /// 64,217,066 bytes (apps that bundle YaneuraOu check their nn.bin for that size),
+    /// which is this layout with YaneuraOu's 178-byte architecture string.
     #[test]
     fn halfkp_256_has_the_size_of_published_nets() {
         let a = COMMON[0];
         assert_eq!(a.name(), "halfkp_256x2-32-32");
         assert_eq!(a.structure().len(), 178);
         assert_eq!(a.file_size(a.structure().len()), 64_217_066);
-    }
-
-    #[test]
-    fn every_common_shape_has_its_own_hash_and_is_found_by_it() {
-        for (i, a) in COMMON.iter().enumerate() {
-            for b in &COMMON[i + 1..] {
-                assert_ne!(a.hash(), b.hash(), "{} {}", a.name(), b.name());
-            }
-            assert_eq!(Architecture::identify(a.hash(), "").ok(), Some(*a));
-            assert_eq!(
-                Architecture::identify(a.hash(), &a.structure()).ok(),
-                Some(*a)
-            );
-        }
-    }
-
-    #[test]
-    fn any_shape_in_bounds_is_identified_by_its_string_and_hash() {
-        for a in [
-            Architecture::new(FeatureSet::KP, 32, 1, 1),
-            Architecture::new(FeatureSet::HalfKP, 384, 8, 96),
-            Architecture::new(FeatureSet::KP, 2048, 128, 128),
-            Architecture::LARGEST,
-        ] {
-            assert_eq!(a.check_bounds(), Ok(()));
-            assert_eq!(
-                Architecture::identify(a.hash(), &a.structure()).ok(),
-                Some(a)
-            );
-            // The string alone is not enough: the hash must be the shape's.
-            let e = Architecture::identify(a.hash() ^ 1, &a.structure()).unwrap_err();
-            assert!(matches!(e, NnueError::Hash { .. }), "{e}");
-        }
-    }
-
-    #[test]
-    fn shapes_out_of_bounds_are_refused_with_the_reason() {
-        for (a, words) in [
-            (
-                Architecture::new(FeatureSet::HalfKP, 8192, 32, 32),
-                "8192 per side",
-            ),
-            (
-                Architecture::new(FeatureSet::HalfKP, 100, 32, 32),
-                "multiples of 32",
-            ),
-            (
-                Architecture::new(FeatureSet::KP, 256, 256, 32),
-                "first hidden layer of 256",
-            ),
-            (
-                Architecture::new(FeatureSet::KP, 256, 32, 0),
-                "second hidden layer of 0",
-            ),
-        ] {
-            let e = Architecture::identify(a.hash(), &a.structure()).unwrap_err();
-            assert!(matches!(e, NnueError::Bounds { .. }), "{e}");
-            assert!(e.to_string().contains(words), "{e}");
-        }
     }
 }

@@ -6,6 +6,7 @@ use super::arch::{padded, Architecture, MAX_HIDDEN, VERSION};
 use super::error::NnueError;
 use super::features::{self, MAX_ACTIVE};
 use super::simd::{self, Kernels};
+use super::structure;
 use crate::position::Position;
 use crate::types::Color;
 use arrayvec::ArrayVec;
@@ -230,7 +231,7 @@ impl Network {
     pub fn read(source: impl Read, file_len: u64) -> Result<(Network, Vec<String>), NnueError> {
         let mut r = Reader::new(source);
         let header = Header::read(&mut r, file_len)?;
-        let arch = Architecture::identify(header.hash, &header.structure)?;
+        let arch = structure::identify(header.hash, &header.structure)?;
         let expected = arch.file_size(header.len - 12);
         if file_len != expected {
             return Err(NnueError::Size {

@@ -12,8 +12,11 @@
 //! `AffineTransformSparseInput` (same parameters, same hash), older ones and our
 //! trainer `AffineTransform`. Only the classic chain is read here; anything else
 //! (another feature set, another layer stack) is not a shape of [`Architecture`].
+//!
+//! [`identify`] puts the string and the header's hash together into the file's shape.
 
-use super::arch::{Architecture, FeatureSet};
+use super::arch::{Architecture, FeatureSet, COMMON};
+use super::error::NnueError;
 
 /// Largest number read from the string: far above any size a net has, small enough that
 /// no computation on the shape overflows.
@@ -86,6 +89,37 @@ pub fn parse(s: &str) -> Option<Architecture> {
     consistent.then(|| Architecture::new(features, half, h1, h2))
 }
 
+/// The shape of a net file from its header: the shape its architecture string
+/// describes, when that shape's hash is the header's; else a common shape with the
+/// header's hash (files from other tools may word the string otherwise). The file's
+/// size is checked afterwards, against the shape found.
+pub fn identify(hash: u32, structure: &str) -> Result<Architecture, NnueError> {
+    let described = parse(structure);
+    if let Some(arch) = described {
+        arch.check_bounds().map_err(|why| NnueError::Bounds {
+            arch: arch.name(),
+            why,
+        })?;
+        if arch.hash() == hash {
+            return Ok(arch);
+        }
+    }
+    if let Some(arch) = COMMON.into_iter().find(|a| a.hash() == hash) {
+        return Ok(arch);
+    }
+    Err(match described {
+        Some(arch) => NnueError::Hash {
+            arch: arch.name(),
+            found: hash,
+            expected: arch.hash(),
+        },
+        None => NnueError::Unsupported {
+            hash,
+            structure: structure.to_string(),
+        },
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,6 +180,59 @@ mod tests {
         ];
         for s in damaged {
             assert_eq!(parse(&s), None, "{s}");
+        }
+    }
+
+    #[test]
+    fn every_common_shape_has_its_own_hash_and_is_found_by_it() {
+        for (i, a) in COMMON.iter().enumerate() {
+            for b in &COMMON[i + 1..] {
+                assert_ne!(a.hash(), b.hash(), "{} {}", a.name(), b.name());
+            }
+            assert_eq!(identify(a.hash(), "").ok(), Some(*a));
+            assert_eq!(identify(a.hash(), &a.structure()).ok(), Some(*a));
+        }
+    }
+
+    #[test]
+    fn any_shape_in_bounds_is_identified_by_its_string_and_hash() {
+        for a in [
+            Architecture::new(FeatureSet::KP, 32, 1, 1),
+            Architecture::new(FeatureSet::HalfKP, 384, 8, 96),
+            Architecture::new(FeatureSet::KP, 2048, 128, 128),
+            Architecture::LARGEST,
+        ] {
+            assert_eq!(a.check_bounds(), Ok(()));
+            assert_eq!(identify(a.hash(), &a.structure()).ok(), Some(a));
+            // The string alone is not enough: the hash must be the shape's.
+            let e = identify(a.hash() ^ 1, &a.structure()).unwrap_err();
+            assert!(matches!(e, NnueError::Hash { .. }), "{e}");
+        }
+    }
+
+    #[test]
+    fn shapes_out_of_bounds_are_refused_with_the_reason() {
+        for (a, words) in [
+            (
+                Architecture::new(FeatureSet::HalfKP, 8192, 32, 32),
+                "8192 per side",
+            ),
+            (
+                Architecture::new(FeatureSet::HalfKP, 100, 32, 32),
+                "multiples of 32",
+            ),
+            (
+                Architecture::new(FeatureSet::KP, 256, 256, 32),
+                "first hidden layer of 256",
+            ),
+            (
+                Architecture::new(FeatureSet::KP, 256, 32, 0),
+                "second hidden layer of 0",
+            ),
+        ] {
+            let e = identify(a.hash(), &a.structure()).unwrap_err();
+            assert!(matches!(e, NnueError::Bounds { .. }), "{e}");
+            assert!(e.to_string().contains(words), "{e}");
         }
     }
 }
