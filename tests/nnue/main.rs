@@ -65,7 +65,7 @@ impl TestNet {
     fn reference(&self) -> RefNet<'_> {
         RefNet::new(
             &self.bytes,
-            self.shape.kp,
+            self.shape.features,
             self.shape.half,
             self.shape.h1,
             self.shape.h2,
@@ -83,6 +83,26 @@ fn kp256() -> &'static TestNet {
     NET.get_or_init(|| TestNet::new(writer::KP_256, 0x5eed_0002))
 }
 
+fn halfkp768() -> &'static TestNet {
+    static NET: OnceLock<TestNet> = OnceLock::new();
+    NET.get_or_init(|| TestNet::new(writer::HALFKP_768_16_64, 0x5eed_0003))
+}
+
+fn kp352() -> &'static TestNet {
+    static NET: OnceLock<TestNet> = OnceLock::new();
+    NET.get_or_init(|| TestNet::new(writer::KP_352_24_96, 0x5eed_0004))
+}
+
+fn kp32() -> &'static TestNet {
+    static NET: OnceLock<TestNet> = OnceLock::new();
+    NET.get_or_init(|| TestNet::new(writer::KP_32_128_100, 0x5eed_0006))
+}
+
+fn halfkpvm256() -> &'static TestNet {
+    static NET: OnceLock<TestNet> = OnceLock::new();
+    NET.get_or_init(|| TestNet::new(writer::HALFKPVM_256, 0x5eed_0005))
+}
+
 /// Checks the engine's evaluation (from scratch) against the reference on `positions`
 /// with both FV_SCALE values; returns how many distinct values were seen (a test on
 /// nets that always answer the same would prove little).
@@ -91,10 +111,10 @@ fn check_against_reference(t: &TestNet, positions: &[Position]) -> usize {
     let mut values = std::collections::HashSet::new();
     for pos in positions {
         let sfen = pos.to_string();
-        for fv in [16, 24] {
+        for fv in [16, 24, 40] {
             let want = reference.evaluate(&sfen, fv);
             let got = t.net.evaluate(pos, fv).expect("both kings");
-            assert_eq!(got, want, "{} at FV_SCALE {fv}: {sfen}", t.shape.kp);
+            assert_eq!(got, want, "{:?} at FV_SCALE {fv}: {sfen}", t.shape);
             values.insert(want);
         }
     }
@@ -138,22 +158,60 @@ fn wider_halfkp_nets_equal_the_reference() {
 }
 
 #[test]
-fn fast_and_portable_kernels_give_the_same_evaluations() {
-    let mut portable = halfkp256().net.clone();
-    assert!(portable.set_kernels(Kernels::Portable));
-    for kernels in [Kernels::Avx2, Kernels::Vnni] {
-        let mut fast = halfkp256().net.clone();
-        if !fast.set_kernels(kernels) {
-            eprintln!("no {} here: not compared", kernels.name());
-            continue;
+fn shapes_of_any_width_equal_the_reference() {
+    for t in [halfkp768(), kp352(), halfkpvm256(), kp32()] {
+        let name = t.net.arch().name();
+        let positions = playout_positions(t.shape.half as u64, 12, 100);
+        let distinct = check_against_reference(t, &positions);
+        assert!(
+            distinct > 300,
+            "{name}: only {distinct} distinct evaluations"
+        );
+    }
+    assert_eq!(halfkp768().net.arch().name(), "halfkp_768x2-16-64");
+    assert_eq!(kp352().net.arch().name(), "kp_352x2-24-96");
+    assert_eq!(kp32().net.arch().name(), "kp_32x2-128-100");
+    assert_eq!(halfkpvm256().net.arch().name(), "halfkpvm_256x2-32-32");
+}
+
+/// HalfKP_vm mirrors the board for a side whose king stands on files 6 to 9 (as that side
+/// sees it): the playouts the reference checks have kings on both halves, for both sides.
+#[test]
+fn halfkp_vm_positions_have_kings_on_both_halves() {
+    let mut halves = std::collections::HashSet::new();
+    for pos in playout_positions(halfkpvm256().shape.half as u64, 12, 100) {
+        for side in [hayate::Color::Black, hayate::Color::White] {
+            let file = pos.king_square(side).unwrap().index() / 9;
+            // Files 6 to 9 from Black's side are files 1 to 4 from White's.
+            let far = match side {
+                hayate::Color::Black => file >= 5,
+                hayate::Color::White => file <= 3,
+            };
+            halves.insert((side, far));
         }
-        for pos in playout_positions(3, 12, 100) {
-            for fv in [16, 24] {
-                assert_eq!(
-                    portable.evaluate(&pos, fv),
-                    fast.evaluate(&pos, fv),
-                    "{kernels:?}: {pos}"
-                );
+    }
+    assert_eq!(halves.len(), 4, "{halves:?}");
+}
+
+#[test]
+fn fast_and_portable_kernels_give_the_same_evaluations() {
+    for t in [halfkp256(), halfkp768(), kp352(), halfkpvm256(), kp32()] {
+        let mut portable = t.net.clone();
+        assert!(portable.set_kernels(Kernels::Portable));
+        for kernels in [Kernels::Avx2, Kernels::Vnni] {
+            let mut fast = t.net.clone();
+            if !fast.set_kernels(kernels) {
+                eprintln!("no {} here: not compared", kernels.name());
+                continue;
+            }
+            for pos in playout_positions(3, 12, 100) {
+                for fv in [16, 24] {
+                    assert_eq!(
+                        portable.evaluate(&pos, fv),
+                        fast.evaluate(&pos, fv),
+                        "{kernels:?}: {pos}"
+                    );
+                }
             }
         }
     }
@@ -208,7 +266,7 @@ proptest! {
 
     #[test]
     fn incremental_accumulators_equal_a_full_refresh(seed in any::<u64>(), start in 0..STARTS.len()) {
-        for t in [halfkp256(), kp256()] {
+        for t in [halfkp256(), kp256(), halfkp768(), kp352(), halfkpvm256(), kp32()] {
             let mut net = t.net.clone();
             walk_incrementally(&net, STARTS[start], seed, 400);
             if net.set_kernels(Kernels::Portable) {
@@ -223,7 +281,12 @@ proptest! {
 /// kings' squares): every accumulator it gives must equal a count from nothing.
 #[test]
 fn the_refresh_cache_gives_the_accumulator_of_a_full_count() {
-    let net = &halfkp256().net;
+    for t in [halfkp256(), halfkp768(), halfkpvm256()] {
+        refresh_cache_equals_a_full_count(&t.net);
+    }
+}
+
+fn refresh_cache_equals_a_full_count(net: &Network) {
     let half = net.half();
     let mut cache = RefreshCache::default();
     cache.reset(net);
@@ -297,6 +360,18 @@ fn foreign_header() -> Vec<u8> {
     b
 }
 
+/// A header of `shape`'s architecture string with `hash`, then `body` bytes of zeros.
+fn header_of(shape: Shape, hash: u32, body: usize) -> Vec<u8> {
+    let s = shape.structure();
+    let mut b = Vec::new();
+    b.extend(writer::VERSION.to_le_bytes());
+    b.extend(hash.to_le_bytes());
+    b.extend((s.len() as u32).to_le_bytes());
+    b.extend(s.as_bytes());
+    b.resize(b.len() + body, 0);
+    b
+}
+
 /// (file name, contents, words the refusal must contain)
 fn malformed_cases() -> Vec<(&'static str, Vec<u8>, &'static str)> {
     let good = &kp256().bytes;
@@ -304,7 +379,30 @@ fn malformed_cases() -> Vec<(&'static str, Vec<u8>, &'static str)> {
     wrong_version[0] ^= 0x40;
     let mut extra = good.clone();
     extra.push(0);
+    // The string of one shape with another hash: a damaged header.
+    let mut wrong_hash = good.clone();
+    wrong_hash[5] ^= 0x10;
+    let odd = &kp352().bytes;
+    let too_wide = Shape {
+        half: 8192,
+        ..writer::HALFKP_256
+    };
     vec![
+        (
+            "hash.bin",
+            wrong_hash,
+            "the architecture string says kp_256x2-32-32, but the header's hash is",
+        ),
+        (
+            "odd-truncated.bin",
+            odd[..odd.len() - 1].to_vec(),
+            "is truncated: 1225276 bytes, a kp_352x2-24-96 net has 1225277",
+        ),
+        (
+            "too-wide.bin",
+            header_of(too_wide, too_wide.hash(), 4096),
+            "halfkp_8192x2-32-32, which has a feature transformer of 8192 per side",
+        ),
         (
             "truncated.bin",
             good[..good.len() - 100].to_vec(),
@@ -346,6 +444,39 @@ fn malformed_files_are_refused_with_a_reason() {
     let good = tmp.write("good.bin", &kp256().bytes);
     let (net, _) = nnue::load(&good).expect("the good file loads");
     assert_eq!(net.arch().name(), "kp_256x2-32-32");
+}
+
+/// Trainers other than YaneuraOu's may word the architecture string their own way: a
+/// common shape is still found by its hash, and any shape by a string that describes it.
+#[test]
+fn nets_are_found_by_their_string_or_a_common_shapes_hash() {
+    let t = kp256();
+    let len = u32::from_le_bytes(t.bytes[8..12].try_into().unwrap()) as usize;
+    let body = &t.bytes[12 + len..];
+    let with_string = |s: &str| {
+        let mut b = t.bytes[..8].to_vec();
+        b.extend((s.len() as u32).to_le_bytes());
+        b.extend(s.as_bytes());
+        b.extend(body);
+        b
+    };
+    for s in [
+        "",
+        "kp256 from some trainer",
+        "Features=K+P[1710->256x2],Network=?",
+    ] {
+        let (net, _) = Network::from_bytes(&with_string(s)).expect(s);
+        assert_eq!(net.arch().name(), "kp_256x2-32-32");
+    }
+    // Not a common shape: its string is what names it.
+    let odd = &kp352().bytes;
+    let len = u32::from_le_bytes(odd[8..12].try_into().unwrap()) as usize;
+    let mut renamed = odd[..8].to_vec();
+    renamed.extend(4u32.to_le_bytes());
+    renamed.extend(b"kp??");
+    renamed.extend(&odd[12 + len..]);
+    let e = Network::from_bytes(&renamed).unwrap_err().to_string();
+    assert!(e.contains("hash 0x") && e.contains("kp??"), "{e}");
 }
 
 #[test]
@@ -610,7 +741,8 @@ fn a_game_over_usi_with_a_net() {
 
 /// Writes the test nets and their positions for checking against another engine:
 /// `HAYATE_TEST_NET_DIR=dir cargo test --release --test nnue -- --ignored write_test_nets`
-/// writes kp.bin, halfkp.bin and positions.sfen (one `sfen ...` line each) there.
+/// writes kp.bin, halfkp.bin, halfkp768.bin, kp352.bin, halfkpvm256.bin, kp32.bin and
+/// positions.sfen (one `sfen ...` line each) there.
 #[test]
 #[ignore]
 fn write_test_nets() {
@@ -618,6 +750,10 @@ fn write_test_nets() {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("kp.bin"), &kp256().bytes).unwrap();
     std::fs::write(dir.join("halfkp.bin"), &halfkp256().bytes).unwrap();
+    std::fs::write(dir.join("halfkp768.bin"), &halfkp768().bytes).unwrap();
+    std::fs::write(dir.join("kp352.bin"), &kp352().bytes).unwrap();
+    std::fs::write(dir.join("halfkpvm256.bin"), &halfkpvm256().bytes).unwrap();
+    std::fs::write(dir.join("kp32.bin"), &kp32().bytes).unwrap();
     let text: String = yaneuraou_positions()
         .iter()
         .map(|p| format!("sfen {p}\n"))
@@ -659,4 +795,58 @@ fn evaluations_equal_yaneuraous_recorded_values() {
     }
     assert_eq!(rows, positions.len());
     assert!(rows > 250);
+}
+
+/// YaneuraOu's evaluations of the nets of other shapes (tests/data, made by builds of
+/// YaneuraOu for each shape): the engine must match them exactly.
+#[test]
+fn other_shapes_equal_yaneuraous_recorded_values() {
+    let text = include_str!("../data/nnue-yaneuraou-shapes.tsv");
+    let positions = yaneuraou_positions();
+    const SCALES: [i32; 2] = [16, 40];
+    let nets = [halfkp768(), kp352(), halfkpvm256(), kp32()];
+    // want[net][scale][row]
+    let mut want = vec![vec![Vec::new(); SCALES.len()]; nets.len()];
+    for (line, pos) in text.lines().filter(|l| !l.starts_with('#')).zip(&positions) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert_eq!(
+            fields[0],
+            pos.to_string(),
+            "the recorded positions are these"
+        );
+        assert_eq!(fields.len(), 1 + nets.len() * SCALES.len(), "{line}");
+        for (n, t) in nets.iter().enumerate() {
+            for (s, &fv) in SCALES.iter().enumerate() {
+                let recorded: i32 = fields[1 + n * SCALES.len() + s].parse().unwrap();
+                assert_eq!(t.net.evaluate(pos, fv), Some(recorded), "{line}");
+                want[n][s].push(recorded);
+            }
+        }
+    }
+    assert_eq!(want[0][0].len(), positions.len());
+    assert!(positions.len() > 250);
+
+    // The same through the engine: `EvalFile` takes the nets, names their shapes, and
+    // `eval` gives YaneuraOu's values.
+    let tmp = TempDir::new("usi-shapes");
+    let mut e = EngineProcess::start("hayate");
+    e.send("usi");
+    e.expect_line(|l| l == "usiok", "usiok");
+    for (n, t) in nets.iter().enumerate() {
+        let path = tmp.write(&format!("net{n}.bin"), &t.bytes);
+        e.send(&format!("setoption name EvalFile value {}", path.display()));
+        let name = t.net.arch().name();
+        for (s, &fv) in SCALES.iter().enumerate() {
+            e.send(&format!("setoption name FV_SCALE value {fv}"));
+            let lines = ready(&mut e);
+            assert!(
+                s > 0 || lines.iter().any(|l| l.contains(&format!("loaded {name}"))),
+                "{lines:?}"
+            );
+            for (pos, &w) in positions.iter().zip(&want[n][s]) {
+                assert_eq!(eval_value(&mut e, &format!("sfen {pos}")), w, "{name} {fv}");
+            }
+        }
+    }
+    e.quit();
 }

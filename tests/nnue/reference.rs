@@ -3,11 +3,11 @@
 //! description (YaneuraOu's feature numbering, perspectives, clamps and shifts). It
 //! shares no code with the engine's evaluator.
 
-use super::writer::pad32;
+use super::writer::{pad32, Features};
 
 pub struct RefNet<'a> {
     bytes: &'a [u8],
-    kp: bool,
+    features: Features,
     half: usize,
     h1: usize,
     h2: usize,
@@ -30,9 +30,19 @@ fn i16_at(b: &[u8], at: usize) -> i16 {
 
 impl<'a> RefNet<'a> {
     /// Reads a file of the given shape (trusting the header: test files only).
-    pub fn new(bytes: &'a [u8], kp: bool, half: usize, h1: usize, h2: usize) -> RefNet<'a> {
+    pub fn new(
+        bytes: &'a [u8],
+        features: Features,
+        half: usize,
+        h1: usize,
+        h2: usize,
+    ) -> RefNet<'a> {
         let len = u32_at(bytes, 8) as usize;
-        let inputs = if kp { 1710 } else { 81 * 1548 };
+        let inputs = match features {
+            Features::KP => 1710,
+            Features::HalfKP => 81 * 1548,
+            Features::HalfKPvm => 45 * 1548,
+        };
         let ft_bias = 12 + len + 4;
         let ft_weights = ft_bias + 2 * half;
         let l1 = ft_weights + 2 * half * inputs + 4;
@@ -41,7 +51,7 @@ impl<'a> RefNet<'a> {
         assert_eq!(l3 + 4 + pad32(h2), bytes.len(), "file size");
         RefNet {
             bytes,
-            kp,
+            features,
             half,
             h1,
             h2,
@@ -76,7 +86,7 @@ impl<'a> RefNet<'a> {
             let mut acc: Vec<i16> = (0..self.half)
                 .map(|j| i16_at(self.bytes, self.ft_bias + 2 * j))
                 .collect();
-            for f in p.features(viewer, self.kp) {
+            for f in p.features(viewer, self.features) {
                 for (j, a) in acc.iter_mut().enumerate() {
                     let w = i16_at(self.bytes, self.ft_weights + 2 * (f * self.half + j));
                     *a = a.wrapping_add(w);
@@ -150,7 +160,7 @@ impl Parsed {
     }
 
     /// The active feature indices from `viewer`'s side (0 Black, 1 White).
-    fn features(&self, viewer: usize, kp: bool) -> Vec<usize> {
+    fn features(&self, viewer: usize, features: Features) -> Vec<usize> {
         // Squares and colours as the viewer sees them.
         let sq_of = |sq: usize| if viewer == 0 { sq } else { 80 - sq };
         let enemy = |colour: usize| colour != viewer;
@@ -203,12 +213,32 @@ impl Parsed {
         pieces.resize(38, 0);
         let own_king = sq_of(kings[viewer]);
         let other_king = sq_of(kings[1 - viewer]);
-        if kp {
-            pieces.push(1548 + own_king);
-            pieces.push(1548 + 81 + other_king);
-            pieces
-        } else {
-            pieces.iter().map(|&p| 1548 * own_king + p).collect()
+        match features {
+            Features::KP => {
+                pieces.push(1548 + own_king);
+                pieces.push(1548 + 81 + other_king);
+                pieces
+            }
+            Features::HalfKP => pieces.iter().map(|&p| 1548 * own_king + p).collect(),
+            Features::HalfKPvm => {
+                // With the king on files 6 to 9 (file index 5 and up) the board is seen
+                // in a mirror: file f becomes file 8 - f, for the king and for every
+                // piece on the board; hand slots (below 90) stay.
+                let flip = |sq: usize| (8 - sq / 9) * 9 + sq % 9;
+                let mirrored = own_king / 9 >= 5;
+                let king = if mirrored { flip(own_king) } else { own_king };
+                pieces
+                    .iter()
+                    .map(|&p| {
+                        let p = if mirrored && p >= 90 {
+                            90 + (p - 90) / 81 * 81 + flip((p - 90) % 81)
+                        } else {
+                            p
+                        };
+                        1548 * king + p
+                    })
+                    .collect()
+            }
         }
     }
 }

@@ -1,63 +1,107 @@
 //! Writes YaneuraOu classic NNUE files for tests: random nets of each supported shape,
 //! and malformed ones. Written from the format description, apart from the engine.
 
-/// A classic net shape: features (`true` = K+P, else HalfKP) and layer widths.
+/// The input features of a net.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Features {
+    HalfKP,
+    KP,
+    /// HalfKP on a board folded at the centre file.
+    HalfKPvm,
+}
+
+/// A classic net shape: features and layer widths.
 #[derive(Clone, Copy, Debug)]
 pub struct Shape {
-    pub kp: bool,
+    pub features: Features,
     pub half: usize,
     pub h1: usize,
     pub h2: usize,
 }
 
 pub const HALFKP_256: Shape = Shape {
-    kp: false,
+    features: Features::HalfKP,
     half: 256,
     h1: 32,
     h2: 32,
 };
 pub const KP_256: Shape = Shape {
-    kp: true,
+    features: Features::KP,
     half: 256,
     h1: 32,
     h2: 32,
 };
 pub const HALFKP_512: Shape = Shape {
-    kp: false,
+    features: Features::HalfKP,
     half: 512,
     h1: 16,
     h2: 32,
 };
 pub const HALFKP_1024_8_32: Shape = Shape {
-    kp: false,
+    features: Features::HalfKP,
     half: 1024,
     h1: 8,
     h2: 32,
 };
 pub const HALFKP_1024_8_64: Shape = Shape {
-    kp: false,
+    features: Features::HalfKP,
     half: 1024,
     h1: 8,
     h2: 64,
+};
+/// AobaNNUE's shape.
+pub const HALFKP_768_16_64: Shape = Shape {
+    features: Features::HalfKP,
+    half: 768,
+    h1: 16,
+    h2: 64,
+};
+/// A shape nobody trains, for the uneven cases: a transformer width that is not a whole
+/// number of the AVX2 kernel's tiles, a first hidden layer of three registers whose
+/// outputs are padded for the next, a second one wider than the register kernel takes.
+pub const KP_352_24_96: Shape = Shape {
+    features: Features::KP,
+    half: 352,
+    h1: 24,
+    h2: 96,
+};
+
+/// The bounds: the narrowest transformer and the widest first hidden layer hayate reads,
+/// and a second hidden layer that is not a whole number of registers (its outputs padded
+/// to 128 for the output layer).
+pub const KP_32_128_100: Shape = Shape {
+    features: Features::KP,
+    half: 32,
+    h1: 128,
+    h2: 100,
+};
+
+/// YaneuraOu's HalfKP_vm edition.
+pub const HALFKPVM_256: Shape = Shape {
+    features: Features::HalfKPvm,
+    half: 256,
+    h1: 32,
+    h2: 32,
 };
 
 pub const VERSION: u32 = 0x7AF32F16;
 
 impl Shape {
     pub fn inputs(&self) -> usize {
-        if self.kp {
-            1548 + 162
-        } else {
-            81 * 1548
+        match self.features {
+            Features::KP => 1548 + 162,
+            Features::HalfKP => 81 * 1548,
+            // The king on files 1 to 5 only.
+            Features::HalfKPvm => 45 * 1548,
         }
     }
 
     pub fn feature_hash(&self) -> u32 {
-        if self.kp {
+        match self.features {
             // FeatureSet<K, P>: K's hash with P's rotated left by one bit.
-            0xD3CEE169u32 ^ 0x764CFB4Bu32.rotate_left(1)
-        } else {
-            0x5D69D5B8
+            Features::KP => 0xD3CEE169u32 ^ 0x764CFB4Bu32.rotate_left(1),
+            Features::HalfKP => 0x5D69D5B8,
+            Features::HalfKPvm => 0x0B6B1D9A,
         }
     }
 
@@ -79,7 +123,11 @@ impl Shape {
     }
 
     pub fn structure(&self) -> String {
-        let name = if self.kp { "K+P" } else { "HalfKP(Friend)" };
+        let name = match self.features {
+            Features::KP => "K+P",
+            Features::HalfKP => "HalfKP(Friend)",
+            Features::HalfKPvm => "HalfKP_vm(Friend)",
+        };
         let n = 2 * self.half;
         format!(
             "Features={name}[{}->{}x2],Network=AffineTransform[1<-{b}](ClippedReLU[{b}](AffineTransform[{b}<-{a}](ClippedReLU[{a}](AffineTransform[{a}<-{n}](InputSlice[{n}(0:{n})])))))",

@@ -1,10 +1,10 @@
 //! The accumulators along the search's current line: one per ply and side, brought up to
 //! date lazily. A move only records what it changes ([`Dirty`]); when a node is
 //! evaluated, each side's accumulator is derived from the nearest ancestor's that is
-//! computed, or recounted when that side's king moved since (HalfKP) or none is.
+//! computed, or recounted when that side's king moved since (HalfKP, HalfKP_vm) or none
+//! is.
 
 use super::aligned::Aligned;
-use super::arch::FeatureSet;
 use super::features::Dirty;
 use super::network::Network;
 use super::refresh_cache::RefreshCache;
@@ -22,7 +22,8 @@ pub struct AccumulatorStack {
     dirty: Vec<Dirty>,
     /// The transformer's output, scratch for the forward pass.
     transformed: Aligned<u8>,
-    /// HalfKP recounts start from the accumulator last seen with the king on the square.
+    /// Recounts of king-relative nets start from the accumulator last seen with the king
+    /// on the square.
     cache: RefreshCache,
 }
 
@@ -44,7 +45,7 @@ impl AccumulatorStack {
         if self.transformed.len() != 2 * self.half {
             self.transformed = Aligned::zeroed(2 * self.half);
         }
-        if net.arch().features == FeatureSet::HalfKP {
+        if net.arch().features.king_relative() {
             self.cache.reset(net);
         }
     }
@@ -113,9 +114,10 @@ impl AccumulatorStack {
         let at = self.offset(ply, side);
         let half = self.half;
         let acc = &mut self.values[at..at + half];
-        match set {
-            FeatureSet::HalfKP => self.cache.refresh(net, pos, side, acc),
-            FeatureSet::KP => net.refresh(pos, side, acc),
+        if set.king_relative() {
+            self.cache.refresh(net, pos, side, acc);
+        } else {
+            net.refresh(pos, side, acc);
         }
         self.computed[ply][s] = true;
         for p in (from + 1..=ply).rev() {

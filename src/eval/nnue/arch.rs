@@ -1,20 +1,26 @@
-//! The network shapes hayate reads: YaneuraOu's classic NNUE architectures, their names,
-//! the hash values and architecture strings their files carry, and their exact sizes.
+//! The network shapes hayate reads: YaneuraOu's classic NNUE architectures of any width,
+//! their names, the hash values and architecture strings their files carry, and their
+//! exact sizes.
 //!
 //! Every classic net is a feature transformer (input features → `half` i16 sums for
 //! each side, the side to move's half first), then three affine layers with ClippedReLU
-//! between them: `2·half → hidden1 → hidden2 → 1`. The hash values are computed the way
-//! YaneuraOu composes them layer by layer, so a file written by its trainer or by ours
-//! is recognised by its header alone.
+//! between them: `2·half → hidden1 → hidden2 → 1`. YaneuraOu generates a build for each
+//! shape and composes its hash layer by layer; a file names its shape in its
+//! architecture string (read by `structure.rs`), and the hash computed from that shape
+//! must be the header's, so a file written by its trainer or by ours is recognised by
+//! its header alone.
 
-/// The version word every classic NNUE file starts with.
 use crate::types::Square;
 
+/// The version word every classic NNUE file starts with.
 pub const VERSION: u32 = 0x7AF3_2F16;
 
 /// Distinct board and hand piece states from one side's view (YaneuraOu's `fe_end`):
 /// 90 hand slots, then 18 board piece kinds × 81 squares.
 pub const PIECE_STATES: usize = 1548;
+
+/// King squares HalfKP_vm tells apart: files 1 to 5 of 9 ranks.
+pub const MIRRORED_KING_SQUARES: usize = 5 * 9;
 
 /// Input features of a net.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -23,6 +29,10 @@ pub enum FeatureSet {
     HalfKP,
     /// K+P: every non-king piece (1548), then both kings' squares (162).
     KP,
+    /// HalfKP_vm(Friend): HalfKP folded at the centre file. With the own king on files 6
+    /// to 9 (as its side sees the board) the board is mirrored left to right, king and
+    /// pieces on it alike (hands are not), so the king takes one of 5 × 9 squares.
+    HalfKPvm,
 }
 
 impl FeatureSet {
@@ -31,7 +41,14 @@ impl FeatureSet {
         match self {
             FeatureSet::HalfKP => Square::NUM * PIECE_STATES,
             FeatureSet::KP => PIECE_STATES + 2 * Square::NUM,
+            FeatureSet::HalfKPvm => MIRRORED_KING_SQUARES * PIECE_STATES,
         }
+    }
+
+    /// Whether every feature is tied to the viewer's own king square (so a king move
+    /// recounts that side's accumulator).
+    pub const fn king_relative(self) -> bool {
+        matches!(self, FeatureSet::HalfKP | FeatureSet::HalfKPvm)
     }
 
     /// The feature set's hash as YaneuraOu defines it.
@@ -45,7 +62,16 @@ impl FeatureSet {
                 let p = 0x764C_FB4Bu32;
                 k ^ (p << 1) ^ (p >> 31)
             }
+            // Its own base value, with the same "friend king" flag.
+            FeatureSet::HalfKPvm => 0x0B6B_1D9B ^ 1,
         }
+    }
+
+    /// The feature set whose architecture-string name is `name`.
+    pub fn from_name(name: &str) -> Option<FeatureSet> {
+        [FeatureSet::HalfKP, FeatureSet::KP, FeatureSet::HalfKPvm]
+            .into_iter()
+            .find(|f| f.name() == name)
     }
 
     /// The name in the architecture string.
@@ -53,6 +79,7 @@ impl FeatureSet {
         match self {
             FeatureSet::HalfKP => "HalfKP(Friend)",
             FeatureSet::KP => "K+P",
+            FeatureSet::HalfKPvm => "HalfKP_vm(Friend)",
         }
     }
 
@@ -61,6 +88,8 @@ impl FeatureSet {
         match self {
             FeatureSet::HalfKP => "halfkp",
             FeatureSet::KP => "kp",
+            // YaneuraOu's name for the shape (`halfkpvm_256x2-32-32`).
+            FeatureSet::HalfKPvm => "halfkpvm",
         }
     }
 }
@@ -76,11 +105,27 @@ pub struct Architecture {
     pub hidden2: usize,
 }
 
-/// The shapes hayate reads, all with the same layout.
-pub const SUPPORTED: [Architecture; 5] = [
+/// Widest feature transformer read, per side. YaneuraOu's own nets go up to 1024; the
+/// bound keeps a malformed header from asking for gigabytes (a HalfKP net this wide is a
+/// 1 GB file).
+pub const MAX_HALF: usize = 4096;
+
+/// The feature transformer's width per side is a whole number of these: YaneuraOu's
+/// generator asserts it (its widest SIMD register of bytes), so no classic net has another.
+pub const HALF_STEP: usize = 32;
+
+/// Widest hidden layer read (the nets in use have 8 to 64; the forward pass keeps the
+/// hidden layers on the stack).
+pub const MAX_HIDDEN: usize = 128;
+
+/// The shapes players use, by name: what a file whose architecture string cannot be read
+/// is matched against by its hash alone, and the examples messages give. Any other shape
+/// inside the bounds is read as well, from its architecture string.
+pub const COMMON: [Architecture; 6] = [
     Architecture::new(FeatureSet::HalfKP, 256, 32, 32),
     Architecture::new(FeatureSet::KP, 256, 32, 32),
     Architecture::new(FeatureSet::HalfKP, 512, 16, 32),
+    Architecture::new(FeatureSet::HalfKP, 768, 16, 64),
     Architecture::new(FeatureSet::HalfKP, 1024, 8, 32),
     Architecture::new(FeatureSet::HalfKP, 1024, 8, 64),
 ];
@@ -180,19 +225,40 @@ impl Architecture {
         12 + structure_len as u64 + self.body_size()
     }
 
-    /// The supported shape whose header hash is `hash`.
-    pub fn from_hash(hash: u32) -> Option<Architecture> {
-        SUPPORTED.into_iter().find(|a| a.hash() == hash)
+    /// Whether hayate reads nets of this shape; the reason when it does not.
+    pub fn check_bounds(&self) -> Result<(), String> {
+        if self.half == 0 || !self.half.is_multiple_of(HALF_STEP) || self.half > MAX_HALF {
+            return Err(format!(
+                "a feature transformer of {} per side (hayate reads multiples of {HALF_STEP} \
+                 up to {MAX_HALF}, as YaneuraOu builds them)",
+                self.half
+            ));
+        }
+        for (layer, width) in [("first", self.hidden1), ("second", self.hidden2)] {
+            if width == 0 || width > MAX_HIDDEN {
+                return Err(format!(
+                    "a {layer} hidden layer of {width} (hayate reads 1 to {MAX_HIDDEN})"
+                ));
+            }
+        }
+        Ok(())
     }
+
+    /// The largest shape read: no net file is longer than this one's (HalfKP has the
+    /// most features of the sets read).
+    pub const LARGEST: Architecture =
+        Architecture::new(FeatureSet::HalfKP, MAX_HALF, MAX_HIDDEN, MAX_HIDDEN);
 }
 
-/// The names of the supported shapes, for messages.
-pub fn supported_names() -> String {
-    SUPPORTED
-        .iter()
-        .map(Architecture::name)
-        .collect::<Vec<_>>()
-        .join(", ")
+/// What hayate reads, in a few words, for messages (an `info string` shows 300
+/// characters: the list of common shapes would not fit beside a path).
+pub fn supported_summary() -> String {
+    format!(
+        "classic HalfKP, HalfKP_vm and K+P nets of any shape up to \
+         {MAX_HALF}x2-{MAX_HIDDEN}-{MAX_HIDDEN} ({}, {}, ...)",
+        COMMON[0].name(),
+        COMMON[3].name()
+    )
 }
 
 #[cfg(test)]
@@ -206,6 +272,16 @@ mod tests {
         assert_eq!(FeatureSet::HalfKP.hash(), 0x5D69_D5B8);
         // 0xD3CEE169 ^ ((0x764CFB4B << 1) & 0xFFFFFFFF) ^ (0x764CFB4B >> 31) in the script.
         assert_eq!(FeatureSet::KP.hash(), 0x3f5717ff);
+        // The script's table of feature sets (`nnue_arch_gen.py`, "halfkpvm").
+        assert_eq!(FeatureSet::HalfKPvm.hash(), 0x0B6B_1D9A);
+        assert_eq!(FeatureSet::HalfKPvm.dimensions(), 5 * 9 * 1548);
+    }
+
+    #[test]
+    fn the_summary_names_the_shapes_players_use_most() {
+        let summary = supported_summary();
+        assert!(summary.contains("(halfkp_256x2-32-32, halfkp_768x2-16-64, ...)"));
+        assert!(summary.len() < 120, "{summary}");
     }
 
     /// Published `halfkp_256x2-32-32` nets (suisho5, tanuki- and the like) are
@@ -213,18 +289,9 @@ mod tests {
     /// which is this layout with YaneuraOu's 178-byte architecture string.
     #[test]
     fn halfkp_256_has_the_size_of_published_nets() {
-        let a = SUPPORTED[0];
+        let a = COMMON[0];
+        assert_eq!(a.name(), "halfkp_256x2-32-32");
         assert_eq!(a.structure().len(), 178);
         assert_eq!(a.file_size(a.structure().len()), 64_217_066);
-    }
-
-    #[test]
-    fn every_shape_has_its_own_hash() {
-        for (i, a) in SUPPORTED.iter().enumerate() {
-            for b in &SUPPORTED[i + 1..] {
-                assert_ne!(a.hash(), b.hash(), "{} {}", a.name(), b.name());
-            }
-            assert_eq!(Architecture::from_hash(a.hash()), Some(*a));
-        }
     }
 }

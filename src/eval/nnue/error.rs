@@ -1,6 +1,6 @@
 //! Why a net file was refused.
 
-use super::arch::supported_names;
+use super::arch::supported_summary;
 use std::fmt;
 
 /// What is wrong with a net file. The messages name what the file is and what hayate
@@ -17,8 +17,18 @@ pub enum NnueError {
     TooShort { len: usize },
     /// Not YaneuraOu's classic NNUE format.
     Version { version: u32 },
-    /// A classic NNUE file of a shape hayate does not read.
+    /// An NNUE file whose architecture string describes no shape hayate reads, and whose
+    /// hash is none of the common shapes'.
     Unsupported { hash: u32, structure: String },
+    /// The architecture string describes a shape, but the header's hash is not that
+    /// shape's (a damaged header, or a layout that only borrows the words).
+    Hash {
+        arch: String,
+        found: u32,
+        expected: u32,
+    },
+    /// A classic net of a size outside hayate's bounds.
+    Bounds { arch: String, why: String },
     /// A supported shape, but the file's size is not that shape's.
     Size {
         arch: String,
@@ -41,9 +51,12 @@ fn family(structure: &str) -> Option<&'static str> {
         ("halfka_hm", "a HalfKA_hm net"),
         ("halfka", "a HalfKA net"),
         ("halfkpe9", "a HalfKPE9 net"),
-        ("halfkp_vm", "a HalfKP_vm net"),
-        ("halfkp", "a HalfKP net of another size"),
-        ("k+p", "a K+P net of another size"),
+        (
+            "halfkp_vm",
+            "a HalfKP_vm net of a layout hayate does not read",
+        ),
+        ("halfkp", "a HalfKP net of a layout hayate does not read"),
+        ("k+p", "a K+P net of a layout hayate does not read"),
     ]
     .into_iter()
     .find(|(key, _)| s.contains(key))
@@ -52,7 +65,7 @@ fn family(structure: &str) -> Option<&'static str> {
 
 impl fmt::Display for NnueError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let reads = supported_names();
+        let reads = supported_summary();
         match self {
             NnueError::Io { path, error } => write!(f, "cannot read {path}: {error}"),
             NnueError::NotAFile { path, what } => {
@@ -82,6 +95,18 @@ impl fmt::Display for NnueError {
                     f,
                     "the file is {what} (hash {hash:#010x}, {shown}); hayate reads {reads}"
                 )
+            }
+            NnueError::Hash {
+                arch,
+                found,
+                expected,
+            } => write!(
+                f,
+                "the architecture string says {arch}, but the header's hash is {found:#010x}, \
+                 not {expected:#010x} as {arch} files have"
+            ),
+            NnueError::Bounds { arch, why } => {
+                write!(f, "the file is {arch}, which has {why}")
             }
             NnueError::Size {
                 arch,

@@ -8,6 +8,10 @@
 //! pawns, lances, knights and silvers count as golds. A position always has 38 non-king
 //! pieces in YaneuraOu's list; pieces missing from it (handicaps, tsume) sit in state 0,
 //! so each one switches on the state-0 feature.
+//!
+//! HalfKP numbers a piece state for each square of the viewer's own king; HalfKP_vm does
+//! the same on a board folded at the centre file ([`KingFrame`]); K+P takes the states
+//! as they are and adds both kings' squares.
 
 use super::arch::{FeatureSet, PIECE_STATES};
 use crate::position::Position;
@@ -60,7 +64,7 @@ fn view(sq: Square, viewer: Color) -> usize {
 
 /// State of `piece` (not a king) on `sq` from `viewer`'s side.
 #[inline(always)]
-fn board_state(piece: Piece, sq: Square, viewer: Color) -> u16 {
+pub(super) fn board_state(piece: Piece, sq: Square, viewer: Color) -> u16 {
     let base = BOARD_FRIEND[piece.kind() as usize]
         + if piece.color() == viewer {
             0
@@ -73,7 +77,7 @@ fn board_state(piece: Piece, sq: Square, viewer: Color) -> u16 {
 /// State of the `index`-th (0-based) piece of `kind` in `holder`'s hand, from `viewer`'s
 /// side.
 #[inline(always)]
-fn hand_state(holder: Color, kind: PieceKind, index: u32, viewer: Color) -> u16 {
+pub(super) fn hand_state(holder: Color, kind: PieceKind, index: u32, viewer: Color) -> u16 {
     let base = if holder == viewer {
         HAND_FRIEND[kind as usize]
     } else {
@@ -104,35 +108,79 @@ pub fn supports(pos: &Position) -> bool {
     pos.king_square(Color::Black).is_some() && pos.king_square(Color::White).is_some()
 }
 
-/// The HalfKP feature of the non-king `piece` on `sq` for `viewer`, whose king is on
-/// `own_king`.
-#[inline(always)]
-pub(super) fn halfkp_board(piece: Piece, sq: Square, viewer: Color, own_king: Square) -> u32 {
-    halfkp_offset(own_king, viewer) + board_state(piece, sq, viewer) as u32
+/// First piece state on the board (the 90 hand slots come before).
+const FIRST_BOARD_STATE: u16 = 90;
+
+/// HalfKP_vm mirrors the board when the viewer's king is on this square (its view of
+/// square 6a, the first of file 6) or after: files 6 to 9.
+const FIRST_MIRRORED_KING: usize = 5 * 9;
+
+/// The square across the centre file from `sq` (an index as `view` gives it).
+const fn mirror_square(sq: usize) -> usize {
+    (8 - sq / 9) * 9 + sq % 9
 }
 
-/// The HalfKP feature of the `index`-th (0-based) piece of `kind` in `holder`'s hand.
-#[inline(always)]
-pub(super) fn halfkp_hand(
-    holder: Color,
-    kind: PieceKind,
-    index: u32,
-    viewer: Color,
-    own_king: Square,
-) -> u32 {
-    halfkp_offset(own_king, viewer) + hand_state(holder, kind, index, viewer) as u32
+/// Each piece state with its square mirrored across the centre file; hand slots and
+/// state 0 unchanged.
+static MIRRORED_STATE: [u16; PIECE_STATES] = {
+    let mut table = [0u16; PIECE_STATES];
+    let mut s = 0;
+    while s < PIECE_STATES {
+        table[s] = if s < FIRST_BOARD_STATE as usize {
+            s as u16
+        } else {
+            // Board states come in blocks of 81 squares, one per kind and owner.
+            let block = (s - FIRST_BOARD_STATE as usize) / Square::NUM;
+            let sq = (s - FIRST_BOARD_STATE as usize) % Square::NUM;
+            (FIRST_BOARD_STATE as usize + block * Square::NUM + mirror_square(sq)) as u16
+        };
+        s += 1;
+    }
+    table
+};
+
+/// How a king-relative feature set (HalfKP, HalfKP_vm) numbers one side's piece states
+/// for the square of that side's own king: the first feature of that square, and whether
+/// the board is seen mirrored (HalfKP_vm with the king on files 6 to 9). For K+P, whose
+/// piece features ignore the king, the states are the features.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct KingFrame {
+    offset: u32,
+    mirrored: bool,
 }
 
-/// The HalfKP feature of a piece absent from the position (state 0).
-#[inline(always)]
-pub(super) fn halfkp_absent(viewer: Color, own_king: Square) -> u32 {
-    halfkp_offset(own_king, viewer)
-}
+impl KingFrame {
+    #[inline(always)]
+    pub(super) fn new(set: FeatureSet, viewer: Color, own_king: Square) -> KingFrame {
+        let k = view(own_king, viewer);
+        let (square, mirrored) = match set {
+            FeatureSet::KP => {
+                return KingFrame {
+                    offset: 0,
+                    mirrored: false,
+                }
+            }
+            FeatureSet::HalfKP => (k, false),
+            FeatureSet::HalfKPvm if k >= FIRST_MIRRORED_KING => (mirror_square(k), true),
+            FeatureSet::HalfKPvm => (k, false),
+        };
+        KingFrame {
+            offset: (PIECE_STATES * square) as u32,
+            mirrored,
+        }
+    }
 
-/// First HalfKP feature of `viewer`'s king square.
-#[inline(always)]
-fn halfkp_offset(own_king: Square, viewer: Color) -> u32 {
-    (PIECE_STATES * view(own_king, viewer)) as u32
+    /// The feature of piece state `state` (as [`board_state`] and [`hand_state`] give
+    /// it, from the same viewer).
+    #[inline(always)]
+    pub(super) fn feature(self, state: u16) -> u32 {
+        let state = if self.mirrored {
+            MIRRORED_STATE[state as usize]
+        } else {
+            state
+        };
+        self.offset + state as u32
+    }
 }
 
 /// Feature index of the king-independent part of the K+P features for a king.
@@ -168,9 +216,9 @@ pub fn active(pos: &Position, set: FeatureSet, viewer: Color) -> ArrayVec<u32, M
     let own_king = pos.king_square(viewer).expect("both kings");
     let mut out = ArrayVec::new();
     match set {
-        FeatureSet::HalfKP => {
-            let offset = halfkp_offset(own_king, viewer);
-            out.extend(states.iter().map(|&s| offset + s as u32));
+        FeatureSet::HalfKP | FeatureSet::HalfKPvm => {
+            let frame = KingFrame::new(set, viewer, own_king);
+            out.extend(states.iter().map(|&s| frame.feature(s)));
         }
         FeatureSet::KP => {
             out.extend(states.iter().map(|&s| s as u32));
@@ -245,10 +293,10 @@ impl Dirty {
     }
 
     /// Whether `viewer`'s features must be recounted rather than updated: its own king
-    /// moved, and HalfKP ties every feature to that king.
+    /// moved, and HalfKP (and HalfKP_vm) ties every feature to that king.
     #[inline(always)]
     pub fn needs_refresh(&self, set: FeatureSet, viewer: Color) -> bool {
-        set == FeatureSet::HalfKP && matches!(self.king, Some((c, _, _)) if c == viewer)
+        set.king_relative() && matches!(self.king, Some((c, _, _)) if c == viewer)
     }
 
     /// The features `viewer` loses and gains, when no refresh is needed. `own_king` is
@@ -263,18 +311,85 @@ impl Dirty {
         added: &mut ArrayVec<u32, 3>,
     ) {
         let v = viewer.index();
-        let offset = match set {
-            FeatureSet::HalfKP => halfkp_offset(own_king, viewer),
-            FeatureSet::KP => 0,
-        };
+        let frame = KingFrame::new(set, viewer, own_king);
         for &(before, after) in &self.changes[..self.len as usize] {
-            removed.push(offset + before[v] as u32);
-            added.push(offset + after[v] as u32);
+            removed.push(frame.feature(before[v]));
+            added.push(frame.feature(after[v]));
         }
         if set == FeatureSet::KP {
             if let Some((owner, from, to)) = self.king {
                 removed.push(kp_king_index(from, owner, viewer));
                 added.push(kp_king_index(to, owner, viewer));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The position seen in a mirror: every rank of the SFEN read from the other end.
+    fn mirrored(sfen: &str) -> String {
+        let (board, rest) = sfen.split_once(' ').unwrap();
+        let ranks: Vec<String> = board
+            .split('/')
+            .map(|rank| {
+                // Tokens: a digit, or a piece letter with its `+`.
+                let mut tokens = Vec::new();
+                let mut promoted = false;
+                for c in rank.chars() {
+                    if c == '+' {
+                        promoted = true;
+                    } else {
+                        tokens.push(if promoted {
+                            format!("+{c}")
+                        } else {
+                            c.to_string()
+                        });
+                        promoted = false;
+                    }
+                }
+                tokens.reverse();
+                tokens.concat()
+            })
+            .collect();
+        format!("{} {rest}", ranks.join("/"))
+    }
+
+    fn sorted(mut features: ArrayVec<u32, MAX_ACTIVE>) -> ArrayVec<u32, MAX_ACTIVE> {
+        features.sort_unstable();
+        features
+    }
+
+    /// HalfKP_vm sees a side whose king is off the centre file the same as the mirror
+    /// image of its position; HalfKP tells the two apart.
+    #[test]
+    fn halfkp_vm_features_are_those_of_the_mirror_image() {
+        for sfen in [
+            "ln1g3nl/1r3kg2/p2pppsp1/2ps2p1p/1p7/2P1P1P2/PPBP1P2P/2SKGS1R1/LN1G3NL b Bp 1",
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+            "8l/1r3gk2/4+Bsnp1/p1p1ppp1p/3p5/P1P1P1P1P/1PSP1PN2/1KG3S2/LN2r3L w BG2Psnl 1",
+        ] {
+            let pos: Position = sfen.parse().unwrap();
+            let mirror: Position = mirrored(sfen).parse().unwrap();
+            for viewer in Color::ALL {
+                assert_ne!(pos.king_square(viewer).unwrap().index() / 9, 4, "{sfen}");
+                assert_eq!(
+                    sorted(active(&pos, FeatureSet::HalfKPvm, viewer)),
+                    sorted(active(&mirror, FeatureSet::HalfKPvm, viewer)),
+                    "{viewer:?} in {sfen}"
+                );
+                assert_ne!(
+                    sorted(active(&pos, FeatureSet::HalfKP, viewer)),
+                    sorted(active(&mirror, FeatureSet::HalfKP, viewer)),
+                );
+                // Every feature is in range.
+                let max = active(&pos, FeatureSet::HalfKPvm, viewer)
+                    .into_iter()
+                    .max()
+                    .unwrap();
+                assert!((max as usize) < FeatureSet::HalfKPvm.dimensions());
             }
         }
     }

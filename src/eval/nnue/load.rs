@@ -1,20 +1,16 @@
 //! Reading a net file from disk without trusting it: only regular files are opened, never
 //! in a way that can block (a FIFO swapped in after the check), and never more bytes
-//! read than the largest supported net has.
+//! read than the largest net read has.
 
-use super::arch::SUPPORTED;
+use super::arch::Architecture;
 use super::error::NnueError;
 use super::network::{Network, MAX_STRUCTURE_LEN};
 use std::io::Read;
 use std::path::Path;
 
-/// The largest file any supported net can be.
+/// The largest file a net read can be.
 fn max_file_size() -> u64 {
-    SUPPORTED
-        .iter()
-        .map(|a| a.file_size(MAX_STRUCTURE_LEN))
-        .max()
-        .unwrap_or(0)
+    Architecture::LARGEST.file_size(MAX_STRUCTURE_LEN)
 }
 
 fn not_regular(path: &str, meta: &std::fs::Metadata) -> Option<NnueError> {

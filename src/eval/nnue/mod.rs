@@ -1,8 +1,9 @@
 //! NNUE evaluation: YaneuraOu's classic net files (`nn.bin`), read and run so that the
 //! evaluation equals YaneuraOu's, bit for bit.
 //!
-//! - [`arch`]: the supported shapes (`halfkp_256x2-32-32`, `kp_256x2-32-32` and the other
-//!   classic HalfKP widths), their hashes and sizes;
+//! - [`arch`]: the shapes read (HalfKP and K+P classic nets of any width, like
+//!   `halfkp_256x2-32-32` or `halfkp_768x2-16-64`), their hashes and sizes;
+//! - [`structure`]: the architecture string of a file's header, read into a shape;
 //! - [`load`] and [`Network::from_bytes`]: the file, checked before it is trusted;
 //! - [`builtin`]: the net built into the binary (`EvalFile=internal`);
 //! - [`features`]: which feature rows a position switches on, and what a move changes;
@@ -21,9 +22,10 @@ mod load;
 mod network;
 pub mod refresh_cache;
 pub(crate) mod simd;
+pub(crate) mod structure;
 
 pub use accumulator::AccumulatorStack;
-pub use arch::{Architecture, FeatureSet, SUPPORTED};
+pub use arch::{Architecture, FeatureSet, COMMON, MAX_HALF, MAX_HIDDEN};
 pub use error::NnueError;
 pub use features::Dirty;
 pub use load::load;

@@ -2,10 +2,11 @@
 //! the two accumulators to the evaluation.
 
 use super::aligned::{Aligned, Plain};
-use super::arch::{padded, Architecture, VERSION};
+use super::arch::{padded, Architecture, MAX_HIDDEN, VERSION};
 use super::error::NnueError;
 use super::features::{self, MAX_ACTIVE};
 use super::simd::{self, Kernels};
+use super::structure;
 use crate::position::Position;
 use crate::types::Color;
 use arrayvec::ArrayVec;
@@ -22,12 +23,6 @@ pub const DEFAULT_FV_SCALE: i32 = 16;
 /// ClippedReLU shifts an affine layer's sums right by this many bits (the weights'
 /// fixed-point scale, 64).
 const WEIGHT_SCALE_BITS: u32 = 6;
-
-/// Largest first hidden layer of the supported shapes, for stack buffers.
-const MAX_HIDDEN: usize = 64;
-
-/// Largest accumulator half of the supported shapes.
-pub const MAX_HALF: usize = 1024;
 
 /// One affine layer: i32 biases and i8 weights, one row of `padded(inputs)` per output.
 #[derive(Clone)]
@@ -236,12 +231,7 @@ impl Network {
     pub fn read(source: impl Read, file_len: u64) -> Result<(Network, Vec<String>), NnueError> {
         let mut r = Reader::new(source);
         let header = Header::read(&mut r, file_len)?;
-        let Some(arch) = Architecture::from_hash(header.hash) else {
-            return Err(NnueError::Unsupported {
-                hash: header.hash,
-                structure: header.structure,
-            });
-        };
+        let arch = structure::identify(header.hash, &header.structure)?;
         let expected = arch.file_size(header.len - 12);
         if file_len != expected {
             return Err(NnueError::Size {
@@ -408,12 +398,14 @@ impl Network {
             return None;
         }
         let half = self.arch.half;
-        let mut acc = [0i16; 2 * MAX_HALF];
-        let (us, them) = acc[..2 * half].split_at_mut(half);
+        // Sized by the net: a stack buffer for the widest net read would cost more to
+        // clear than a small net's whole evaluation.
+        let mut acc = Aligned::<i16>::zeroed(2 * half);
+        let (us, them) = acc.split_at_mut(half);
         let side = pos.side_to_move();
         self.refresh(pos, side, us);
         self.refresh(pos, !side, them);
-        let mut transformed = [0u8; 2 * MAX_HALF];
+        let mut transformed = Aligned::<u8>::zeroed(2 * half);
         Some(self.propagate(us, them, fv_scale, &mut transformed))
     }
 }

@@ -1,5 +1,5 @@
-//! Recounts of HalfKP accumulators, made cheap: one stored accumulator per side and king
-//! square, with the pieces it sums.
+//! Recounts of HalfKP (and HalfKP_vm) accumulators, made cheap: one stored accumulator
+//! per side and king square, with the pieces it sums.
 //!
 //! A HalfKP side's accumulator must be recounted when its king moves (every feature
 //! holds the king's square), which happens at about a quarter of the nodes a search
@@ -10,7 +10,7 @@
 //! hand counts (the "Finny tables" of chess engines).
 
 use super::aligned::Aligned;
-use super::features::{self, NON_KING_PIECES};
+use super::features::{board_state, hand_state, KingFrame, NON_KING_PIECES};
 use super::network::Network;
 use crate::position::Position;
 use crate::types::{Bitboard, Color, Hand, Piece, PieceKind, Square};
@@ -69,7 +69,7 @@ impl RefreshCache {
         self.pieces.resize(entries, Pieces::NONE);
     }
 
-    /// Writes `viewer`'s HalfKP accumulator of `pos` into `out`, through the entry of
+    /// Writes `viewer`'s accumulator of `pos` (a king-relative net's) into `out`, through the entry of
     /// `viewer`'s king square, which is brought to `pos` too. `net` is the net of the
     /// last [`reset`](Self::reset); both kings are on the board.
     pub fn refresh(&mut self, net: &Network, pos: &Position, viewer: Color, out: &mut [i16]) {
@@ -78,7 +78,8 @@ impl RefreshCache {
         let cached = &mut self.pieces[entry];
         let mut removed = Rows::new();
         let mut added = Rows::new();
-        if !diff(pos, viewer, king, cached, &mut removed, &mut added) {
+        let frame = KingFrame::new(net.arch().features, viewer, king);
+        if !diff(pos, viewer, frame, cached, &mut removed, &mut added) {
             // More pieces than a set has: the position is not one a net numbers.
             net.refresh(pos, viewer, out);
             return;
@@ -93,13 +94,13 @@ impl RefreshCache {
     }
 }
 
-/// Lists the features `viewer` (king on `king`) loses and gains from the pieces of
-/// `cached` to those of `pos`, and makes `cached` those of `pos`. Returns `false`,
-/// changing nothing, when `pos` has more non-king pieces than a set.
+/// Lists the features `viewer` (its king's square giving `frame`) loses and gains from
+/// the pieces of `cached` to those of `pos`, and makes `cached` those of `pos`. Returns
+/// `false`, changing nothing, when `pos` has more non-king pieces than a set.
 fn diff(
     pos: &Position,
     viewer: Color,
-    king: Square,
+    frame: KingFrame,
     cached: &mut Pieces,
     removed: &mut Rows,
     added: &mut Rows,
@@ -127,10 +128,10 @@ fn diff(
             }
             let piece = Piece::new(color, kind);
             for sq in changed & was {
-                removed.push(features::halfkp_board(piece, sq, viewer, king));
+                removed.push(frame.feature(board_state(piece, sq, viewer)));
             }
             for sq in changed & now {
-                added.push(features::halfkp_board(piece, sq, viewer, king));
+                added.push(frame.feature(board_state(piece, sq, viewer)));
             }
             boards[kind.index()] = now;
         }
@@ -140,17 +141,17 @@ fn diff(
             for kind in PieceKind::HAND {
                 let (n, w) = (now.count(kind), was.count(kind));
                 for i in n..w {
-                    removed.push(features::halfkp_hand(color, kind, i, viewer, king));
+                    removed.push(frame.feature(hand_state(color, kind, i, viewer)));
                 }
                 for i in w..n {
-                    added.push(features::halfkp_hand(color, kind, i, viewer, king));
+                    added.push(frame.feature(hand_state(color, kind, i, viewer)));
                 }
             }
             cached.hands[color.index()] = now;
         }
     }
     let absent = NON_KING_PIECES as u32 - total;
-    let state0 = features::halfkp_absent(viewer, king);
+    let state0 = frame.feature(0);
     for _ in absent..cached.absent {
         removed.push(state0);
     }

@@ -609,6 +609,13 @@ mod tests {
             (2048, 8),
             (32, 64),
             (32, 1),
+            // halfkp_768x2-16-64, kp_352x2-24-96 (wider than the register kernel: row
+            // by row), and the widest layer read.
+            (1536, 16),
+            (704, 24),
+            (32, 96),
+            (96, 1),
+            (128, 128),
             // Rows the list of nonzero blocks does not take: more than it holds, and not
             // a multiple of 32.
             (4096, 8),

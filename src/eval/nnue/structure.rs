@@ -1,0 +1,238 @@
+//! Reading a net's architecture string: the text in the header that describes the
+//! shape, e.g. (wrapped here)
+//!
+//! ```text
+//! Features=HalfKP(Friend)[125388->256x2],Network=AffineTransform[1<-32](ClippedReLU[32](
+//! AffineTransform[32<-32](ClippedReLU[32](AffineTransformSparseInput[32<-512](
+//! InputSlice[512(0:512)])))))
+//! ```
+//!
+//! Each layer names itself, its sizes in brackets, and the layer below it in
+//! parentheses. YaneuraOu's newer builds call the first affine layer
+//! `AffineTransformSparseInput` (same parameters, same hash), older ones and our
+//! trainer `AffineTransform`. Only the classic chain is read here; anything else
+//! (another feature set, another layer stack) is not a shape of [`Architecture`].
+//!
+//! [`identify`] puts the string and the header's hash together into the file's shape.
+
+use super::arch::{Architecture, FeatureSet, COMMON};
+use super::error::NnueError;
+
+/// Largest number read from the string: far above any size a net has, small enough that
+/// no computation on the shape overflows.
+const MAX_NUMBER: usize = 1 << 24;
+
+/// A decimal number without sign or leading `+`, at most [`MAX_NUMBER`].
+fn number(s: &str) -> Option<usize> {
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) || s.len() > 9 {
+        return None;
+    }
+    s.parse().ok().filter(|&n| n <= MAX_NUMBER)
+}
+
+/// `out<-in` as the two numbers.
+fn affine_sizes(s: &str) -> Option<(usize, usize)> {
+    let (out, inputs) = s.split_once("<-")?;
+    Some((number(out)?, number(inputs)?))
+}
+
+/// The layers of the network part, outermost first, as (name, what is in its brackets).
+/// Every layer but the innermost has one layer inside it in parentheses.
+fn layers(mut s: &str) -> Option<Vec<(&str, &str)>> {
+    let mut out = Vec::new();
+    loop {
+        let open = s.find('[')?;
+        let close = open + s[open..].find(']')?;
+        out.push((&s[..open], &s[open + 1..close]));
+        s = &s[close + 1..];
+        match s.strip_prefix('(') {
+            Some(inner) => s = inner,
+            None => break,
+        }
+    }
+    // What is left closes each layer that held another.
+    (s.len() == out.len() - 1 && s.bytes().all(|b| b == b')')).then_some(out)
+}
+
+/// The shape the architecture string `s` describes, if it is a classic net's of a known
+/// feature set (the sizes are not checked against hayate's bounds here).
+pub fn parse(s: &str) -> Option<Architecture> {
+    let (features, network) = s.strip_prefix("Features=")?.split_once(",Network=")?;
+    // `HalfKP(Friend)[125388->256x2]`
+    let (name, sizes) = features.strip_suffix(']')?.split_once('[')?;
+    let features = FeatureSet::from_name(name)?;
+    let (dimensions, half) = sizes.split_once("->")?;
+    let half = number(half.strip_suffix("x2")?)?;
+    if number(dimensions)? != features.dimensions() {
+        return None;
+    }
+    let layers = layers(network)?;
+    let [("AffineTransform", output), ("ClippedReLU", relu2), ("AffineTransform", hidden2), ("ClippedReLU", relu1), (first, hidden1), ("InputSlice", slice)] =
+        layers[..]
+    else {
+        return None;
+    };
+    if first != "AffineTransform" && first != "AffineTransformSparseInput" {
+        return None;
+    }
+    let (one, h2) = affine_sizes(output)?;
+    let (h2_out, h1) = affine_sizes(hidden2)?;
+    let (h1_out, inputs) = affine_sizes(hidden1)?;
+    let whole = format!("{inputs}(0:{inputs})");
+    let consistent = one == 1
+        && h2_out == h2
+        && number(relu2)? == h2
+        && h1_out == h1
+        && number(relu1)? == h1
+        && inputs == 2 * half
+        && slice == whole;
+    consistent.then(|| Architecture::new(features, half, h1, h2))
+}
+
+/// The shape of a net file from its header: the shape its architecture string
+/// describes, when that shape's hash is the header's; else a common shape with the
+/// header's hash (files from other tools may word the string otherwise). The file's
+/// size is checked afterwards, against the shape found.
+pub fn identify(hash: u32, structure: &str) -> Result<Architecture, NnueError> {
+    let described = parse(structure);
+    if let Some(arch) = described {
+        arch.check_bounds().map_err(|why| NnueError::Bounds {
+            arch: arch.name(),
+            why,
+        })?;
+        if arch.hash() == hash {
+            return Ok(arch);
+        }
+    }
+    if let Some(arch) = COMMON.into_iter().find(|a| a.hash() == hash) {
+        return Ok(arch);
+    }
+    Err(match described {
+        Some(arch) => NnueError::Hash {
+            arch: arch.name(),
+            found: hash,
+            expected: arch.hash(),
+        },
+        None => NnueError::Unsupported {
+            hash,
+            structure: structure.to_string(),
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The string of a halfkp_256x2-32-32 net published with YaneuraOu's NNUE engines
+    /// (as `strings nn.bin` shows it), and the same with the sparse first layer of
+    /// YaneuraOu's current generator.
+    #[test]
+    fn yaneuraous_strings_are_read() {
+        let old = "Features=HalfKP(Friend)[125388->256x2],Network=AffineTransform[1<-32](\
+                   ClippedReLU[32](AffineTransform[32<-32](ClippedReLU[32](AffineTransform[\
+                   32<-512](InputSlice[512(0:512)])))))";
+        let want = Architecture::new(FeatureSet::HalfKP, 256, 32, 32);
+        assert_eq!(parse(old), Some(want));
+        let new = old.replace(
+            "AffineTransform[32<-512]",
+            "AffineTransformSparseInput[32<-512]",
+        );
+        assert_eq!(parse(&new), Some(want));
+        let kp = "Features=K+P[1710->768x2],Network=AffineTransform[1<-64](ClippedReLU[64](\
+                  AffineTransform[64<-16](ClippedReLU[16](AffineTransformSparseInput[16<-1536](\
+                  InputSlice[1536(0:1536)])))))";
+        assert_eq!(
+            parse(kp),
+            Some(Architecture::new(FeatureSet::KP, 768, 16, 64))
+        );
+    }
+
+    #[test]
+    fn our_own_strings_are_read_back() {
+        for (features, half, h1, h2) in [
+            (FeatureSet::HalfKP, 32, 1, 1),
+            (FeatureSet::HalfKP, 1024, 8, 64),
+            (FeatureSet::KP, 4096, 128, 100),
+        ] {
+            let a = Architecture::new(features, half, h1, h2);
+            assert_eq!(parse(&a.structure()), Some(a));
+        }
+    }
+
+    #[test]
+    fn other_or_damaged_strings_are_not_shapes() {
+        let good = Architecture::new(FeatureSet::HalfKP, 512, 16, 32).structure();
+        let damaged = [
+            String::new(),
+            "Features=HalfKA_hm2(Friend)[73305->1024x2],Network=AffineTransform[1<-32](...)"
+                .to_string(),
+            // Inconsistent sizes: the layers do not chain, or the slice is not whole.
+            good.replace("[32<-16]", "[32<-17]"),
+            good.replace("(0:1024)", "(0:512)"),
+            good.replace("125388", "125387"),
+            good.replace("512x2", "-512x2"),
+            // An extra or a missing parenthesis, a layer too many.
+            format!("{good})"),
+            good[..good.len() - 1].to_string(),
+            good.replace("ClippedReLU[16]", "ClippedReLU[16](ClippedReLU[16])"),
+            good.replace("512x2", "99999999999999999999x2"),
+        ];
+        for s in damaged {
+            assert_eq!(parse(&s), None, "{s}");
+        }
+    }
+
+    #[test]
+    fn every_common_shape_has_its_own_hash_and_is_found_by_it() {
+        for (i, a) in COMMON.iter().enumerate() {
+            for b in &COMMON[i + 1..] {
+                assert_ne!(a.hash(), b.hash(), "{} {}", a.name(), b.name());
+            }
+            assert_eq!(identify(a.hash(), "").ok(), Some(*a));
+            assert_eq!(identify(a.hash(), &a.structure()).ok(), Some(*a));
+        }
+    }
+
+    #[test]
+    fn any_shape_in_bounds_is_identified_by_its_string_and_hash() {
+        for a in [
+            Architecture::new(FeatureSet::KP, 32, 1, 1),
+            Architecture::new(FeatureSet::HalfKP, 384, 8, 96),
+            Architecture::new(FeatureSet::KP, 2048, 128, 128),
+            Architecture::LARGEST,
+        ] {
+            assert_eq!(a.check_bounds(), Ok(()));
+            assert_eq!(identify(a.hash(), &a.structure()).ok(), Some(a));
+            // The string alone is not enough: the hash must be the shape's.
+            let e = identify(a.hash() ^ 1, &a.structure()).unwrap_err();
+            assert!(matches!(e, NnueError::Hash { .. }), "{e}");
+        }
+    }
+
+    #[test]
+    fn shapes_out_of_bounds_are_refused_with_the_reason() {
+        for (a, words) in [
+            (
+                Architecture::new(FeatureSet::HalfKP, 8192, 32, 32),
+                "8192 per side",
+            ),
+            (
+                Architecture::new(FeatureSet::HalfKP, 100, 32, 32),
+                "multiples of 32",
+            ),
+            (
+                Architecture::new(FeatureSet::KP, 256, 256, 32),
+                "first hidden layer of 256",
+            ),
+            (
+                Architecture::new(FeatureSet::KP, 256, 32, 0),
+                "second hidden layer of 0",
+            ),
+        ] {
+            let e = identify(a.hash(), &a.structure()).unwrap_err();
+            assert!(matches!(e, NnueError::Bounds { .. }), "{e}");
+            assert!(e.to_string().contains(words), "{e}");
+        }
+    }
+}
