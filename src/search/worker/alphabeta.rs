@@ -219,7 +219,7 @@ impl Worker {
         if depth >= params::iir_depth() && tt_move.is_none() && (PV || cut_node) {
             depth -= 1;
         }
-        let node = Node { depth, ..node };
+        let mut node = Node { depth, ..node };
 
         // Step 7. The move loop.
         let previous = if p >= 1 && !self.frames[p - 1].null_move {
@@ -328,7 +328,8 @@ impl Worker {
             // Step 10. Late moves first with a reduced null window, then (if they beat
             // alpha) at full depth, and in PV nodes with the full window.
             let mut score;
-            if depth >= 2 && searched > 1 + usize::from(root) && (!tactical || cut_node) {
+            let reduce_tactical = cut_node || params::lmr_tactical_all() != 0;
+            if depth >= 2 && searched > 1 + usize::from(root) && (!tactical || reduce_tactical) {
                 let r = self.late_move_reduction::<PV>(
                     node,
                     searched,
@@ -373,6 +374,11 @@ impl Worker {
                         break;
                     }
                     alpha = score;
+                    let drop = params::alpha_raise_drop();
+                    if PV && !root && drop > 0 && depth > 2 && depth < 14 {
+                        depth -= drop;
+                        node = Node { depth, ..node };
+                    }
                 }
             }
             if Some(mv) != best_move {
@@ -509,6 +515,7 @@ impl Worker {
             || static_eval < beta
             || after_null
             || ply < self.nmp_min_ply
+            || (params::nmp_cut_only() != 0 && !cut_node)
             || beta <= -MATE_BOUND
         {
             return None;
@@ -798,6 +805,7 @@ impl Worker {
     ) {
         let side = self.pos.side_to_move();
         let b = bonus(depth);
+        let malus = (b * params::history_malus() / 100).min(params::history_malus_max());
         if !self.pos.is_tactical(best) {
             let f = &mut self.frames[p];
             if f.killers[0] != Some(best) {
@@ -810,15 +818,16 @@ impl Worker {
             self.history
                 .update_continuation(continuation, piece, best, b);
             for &q in quiets {
-                self.history.update_quiet(side, q, -b);
+                self.history.update_quiet(side, q, -malus);
                 let piece = self.pos.moved_piece_after(q);
-                self.history.update_continuation(continuation, piece, q, -b);
+                self.history
+                    .update_continuation(continuation, piece, q, -malus);
             }
         } else {
             self.history.update_capture(&self.pos, best, b);
         }
         for &c in captures {
-            self.history.update_capture(&self.pos, c, -b);
+            self.history.update_capture(&self.pos, c, -malus);
         }
     }
 }

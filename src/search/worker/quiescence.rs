@@ -59,9 +59,17 @@ impl Worker {
         let mut best_move = None;
         let mut searched = 0;
         let mut picker = MovePicker::quiescence(&self.pos, entry.and_then(|e| e.mv));
+        let last_to = self.pos.history().last().map(|s| s.mv.to());
+        let limit = params::qs_move_limit() as usize;
         while let Some(mv) = picker.next(&self.pos, &self.history) {
             searched += 1;
             if !in_check {
+                // Past the first few moves only recaptures and promotions can still
+                // change the exchange's result much.
+                if limit != 0 && searched > limit && Some(mv.to()) != last_to && !mv.is_promotion()
+                {
+                    continue;
+                }
                 // Delta pruning: even winning the piece would not reach alpha.
                 let victim = self.pos.piece_at(mv.to()).map_or(0, |p| value(p.kind()));
                 if !mv.is_promotion() && stand_pat + victim + params::delta_margin() <= alpha {
