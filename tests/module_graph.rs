@@ -57,10 +57,10 @@ fn longest_module(path: &[String], known: &BTreeMap<Module, PathBuf>) -> Option<
 /// they give, with the whole path of what it names (from the crate's root).
 type Reexports = BTreeMap<Module, BTreeMap<String, Vec<String>>>;
 
-fn reexports(known: &BTreeMap<Module, PathBuf>) -> Reexports {
+fn reexports(codes: &BTreeMap<&Module, String>) -> Reexports {
     let mut out = Reexports::new();
-    for (module, path) in known {
-        for line in code(path).lines() {
+    for (&module, code) in codes {
+        for line in code.lines() {
             let line = line.trim();
             let Some(rest) = ["pub use ", "pub(crate) use "]
                 .iter()
@@ -136,10 +136,11 @@ fn resolve(path: &[String], known: &BTreeMap<Module, PathBuf>, re: &Reexports) -
 
 /// Each module's imports of other modules.
 fn edges(known: &BTreeMap<Module, PathBuf>) -> BTreeSet<(Module, Module)> {
-    let re = reexports(known);
+    // Each file read once: for its re-exports, then for its imports.
+    let codes: BTreeMap<&Module, String> = known.iter().map(|(m, p)| (m, code(p))).collect();
+    let re = reexports(&codes);
     let mut edges = BTreeSet::new();
-    for (module, path) in known {
-        let code = code(path);
+    for (&module, code) in &codes {
         let mut targets: Vec<Vec<String>> = Vec::new();
         // `crate::a::b` anywhere in the code.
         for (i, _) in code.match_indices("crate::") {
