@@ -187,3 +187,44 @@ fn missing_earlier_data_is_refused_before_any_game() {
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("41 bytes"), "{stderr}");
 }
+
+#[test]
+fn a_round_of_no_hours_trains_on_earlier_data_alone() {
+    // Data made elsewhere (a device burst, an earlier round) is trained and gated
+    // without games of the round's own.
+    let tmp = TempDir::new("nohours");
+    let earlier = tmp.0.join("earlier.bin");
+    let out = Command::new(env!("CARGO_BIN_EXE_hayate"))
+        .args([
+            "gensfen", "--games", "3", "--nodes", "150", "--seed", "5", "--out",
+        ])
+        .arg(&earlier)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(std::fs::metadata(&earlier).unwrap().len() >= 40);
+    let dir = tmp.0.join("r");
+    let earlier_arg = earlier.to_str().unwrap();
+    let settings = [
+        "--hours",
+        "0",
+        "--data",
+        earlier_arg,
+        "--gate-nodes",
+        "150",
+        "--gate-games",
+        "2",
+    ];
+    let (code, stdout, stderr) = round(&dir, &settings);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("training on 0 new records and 1 earlier file"),
+        "{stderr}"
+    );
+    assert!(
+        !dir.join("data.bin").exists(),
+        "no game of its own was played"
+    );
+    assert!(hayate::eval::nnue::builtin::load_named(dir.join("net.bin").to_str().unwrap()).is_ok());
+    assert_eq!(lines(&dir.join("gate").join("games.jsonl")), 2);
+}

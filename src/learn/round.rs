@@ -421,7 +421,11 @@ pub fn run(args: &RoundArgs, engine: &Path) -> Result<RoundSummary, RoundError> 
             progress.settings.data.len()
         );
         let s = &progress.settings;
-        let mut words: Vec<String> = vec!["--data".into(), path_word(&files.data)];
+        // A round of `--hours 0` trains on earlier data alone: it has no file of its own.
+        let mut words: Vec<String> = Vec::new();
+        if positions > 0 {
+            words.extend(["--data".into(), path_word(&files.data)]);
+        }
         for d in &s.data {
             words.extend(["--data".into(), path_word(d)]);
         }
