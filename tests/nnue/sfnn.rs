@@ -1,0 +1,417 @@
+//! SFNN nets (YaneuraOu's `SFNN_halfkahm2_1536_15_32_k3k3`): two nets made here byte for
+//! byte, the evaluations YaneuraOu's SFNN1536 build gave for them (tests/data), the
+//! incremental accumulators against full refreshes, and the files over USI.
+//!
+//! The nets are 110 to 120 MB, too large to keep in the repository: each is written
+//! again from its seed. One is the file YaneuraOu's own `nnue_dummy_gen.py` writes (its
+//! weights are 0 and ±1, drawn by Python's Mersenne Twister, which [`PyRandom`] repeats);
+//! the other has wide random weights, so that every clamp, every bucket and the
+//! multi-byte LEB128 numbers are exercised.
+
+use super::writer::Rng;
+use super::*;
+use hayate::eval::nnue::arch::SFNN_HASH;
+
+const VERSION: u32 = 0x7AF3_2F16;
+const TRANSFORMER_HASH: u32 = 0x5F13_4AB8;
+const NETWORK_HASH: u32 = 0x6333_718A;
+const STRUCTURE: &str = "ModelType=SFNNWithoutPsqt;Features=HalfKA_hm2(Friend)[73305->1536x2],\
+                         Network=SFNN-1536{LayerStack=9}";
+const LEB128_MAGIC: &[u8] = b"COMPRESSED_LEB128";
+/// HalfKA_hm2's features: 5 × 9 king squares × 1629 piece states.
+const FEATURES: usize = 45 * 1629;
+const HALF: usize = 1536;
+const H1: usize = 15;
+const H2: usize = 32;
+const STACKS: usize = 9;
+/// The seed `nnue_dummy_gen.py` uses unless told otherwise.
+const DUMMY_SEED: u32 = 20_260_722;
+const WIDE_SEED: u64 = 0x5f_2026;
+
+/// Python's `random.Random` (MT19937) far enough for `randbytes`.
+struct PyRandom {
+    mt: [u32; 624],
+    index: usize,
+}
+
+impl PyRandom {
+    /// `random.Random(seed)` for a seed below 2³² (`init_by_array` with one word).
+    fn new(seed: u32) -> PyRandom {
+        let mut mt = [0u32; 624];
+        mt[0] = 19_650_218;
+        for i in 1..624 {
+            mt[i] = 1_812_433_253u32
+                .wrapping_mul(mt[i - 1] ^ (mt[i - 1] >> 30))
+                .wrapping_add(i as u32);
+        }
+        let mut i = 1;
+        for _ in 0..624 {
+            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1_664_525))
+                .wrapping_add(seed);
+            i += 1;
+            if i >= 624 {
+                mt[0] = mt[623];
+                i = 1;
+            }
+        }
+        for _ in 0..623 {
+            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1_566_083_941))
+                .wrapping_sub(i as u32);
+            i += 1;
+            if i >= 624 {
+                mt[0] = mt[623];
+                i = 1;
+            }
+        }
+        mt[0] = 0x8000_0000;
+        PyRandom { mt, index: 624 }
+    }
+
+    fn next_u32(&mut self) -> u32 {
+        if self.index >= 624 {
+            for i in 0..624 {
+                let y = (self.mt[i] & 0x8000_0000) | (self.mt[(i + 1) % 624] & 0x7fff_ffff);
+                let mut v = self.mt[(i + 397) % 624] ^ (y >> 1);
+                if y & 1 != 0 {
+                    v ^= 0x9908_b0df;
+                }
+                self.mt[i] = v;
+            }
+            self.index = 0;
+        }
+        let mut y = self.mt[self.index];
+        self.index += 1;
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c_5680;
+        y ^= (y << 15) & 0xefc6_0000;
+        y ^ (y >> 18)
+    }
+
+    /// `randbytes(n)` for `n` a multiple of 4 (every call the generator makes): whole
+    /// words, each little-endian.
+    fn randbytes(&mut self, n: usize, out: &mut Vec<u8>) {
+        assert!(n.is_multiple_of(4));
+        for _ in 0..n / 4 {
+            out.extend(self.next_u32().to_le_bytes());
+        }
+    }
+}
+
+/// `write_random_small_bytes`: random bytes mapped to 0, 1 or `negative` (-1 as an i8,
+/// or as a one-byte LEB128 number), a megabyte per draw.
+fn small_bytes(rng: &mut PyRandom, count: usize, negative: u8, out: &mut Vec<u8>) {
+    const CHUNK: usize = 1 << 20;
+    let mut left = count;
+    while left > 0 {
+        let n = left.min(CHUNK);
+        let start = out.len();
+        rng.randbytes(n, out);
+        for b in &mut out[start..] {
+            *b = [0, 1, negative][*b as usize % 3];
+        }
+        left -= n;
+    }
+}
+
+fn header(out: &mut Vec<u8>) {
+    out.extend(VERSION.to_le_bytes());
+    out.extend(SFNN_HASH.to_le_bytes());
+    out.extend((STRUCTURE.len() as u32).to_le_bytes());
+    out.extend(STRUCTURE.as_bytes());
+    out.extend(TRANSFORMER_HASH.to_le_bytes());
+}
+
+/// The file `nnue_dummy_gen.py SFNN_halfkahm2_1536_15_32_k3k3 nn.bin` writes (its
+/// default `random-small` mode and seed): zero biases, weights 0, 1 or -1.
+pub fn dummy_net() -> Vec<u8> {
+    let mut rng = PyRandom::new(DUMMY_SEED);
+    let mut out = Vec::with_capacity(HALF * FEATURES + (1 << 20));
+    header(&mut out);
+    out.extend(LEB128_MAGIC);
+    out.extend((HALF as u32).to_le_bytes());
+    out.resize(out.len() + HALF, 0);
+    out.extend(LEB128_MAGIC);
+    out.extend(((HALF * FEATURES) as u32).to_le_bytes());
+    small_bytes(&mut rng, HALF * FEATURES, 0x7f, &mut out);
+    for _ in 0..STACKS {
+        out.extend(NETWORK_HASH.to_le_bytes());
+        for (inputs, outputs) in [(HALF, H1 + 1), (2 * H1, H2), (H2, 1)] {
+            out.resize(out.len() + 4 * outputs, 0);
+            small_bytes(&mut rng, outputs * pad32(inputs), 0xff, &mut out);
+        }
+    }
+    out
+}
+
+/// Appends `v` as signed LEB128.
+fn leb128(mut v: i32, out: &mut Vec<u8>) {
+    loop {
+        let byte = (v & 0x7f) as u8;
+        v >>= 7;
+        let done = (v == 0 && byte & 0x40 == 0) || (v == -1 && byte & 0x40 != 0);
+        if done {
+            out.push(byte);
+            return;
+        }
+        out.push(byte | 0x80);
+    }
+}
+
+fn leb128_block(values: impl Iterator<Item = i16>, out: &mut Vec<u8>) {
+    let mut bytes = Vec::new();
+    for v in values {
+        leb128(v as i32, &mut bytes);
+    }
+    out.extend(LEB128_MAGIC);
+    out.extend((bytes.len() as u32).to_le_bytes());
+    out.extend(bytes);
+}
+
+/// An SFNN1536 net with wide random weights: transformer sums spread across both ends
+/// of the products' clamp (a few huge weights make the doubled 16-bit sums wrap, and
+/// take three LEB128 bytes), first-layer outputs across the whole of SqrClippedReLU and
+/// ClippedReLU, layers of full-range weights now and then, and each stack its own.
+pub fn wide_net(seed: u64) -> Vec<u8> {
+    let mut rng = Rng(seed | 1);
+    let mut out = Vec::with_capacity(HALF * FEATURES * 11 / 10);
+    header(&mut out);
+    let biases: Vec<i16> = (0..HALF).map(|_| rng.range(-20, 120) as i16).collect();
+    leb128_block(biases.into_iter(), &mut out);
+    let weights = (0..HALF * FEATURES).map(|_| {
+        let r = rng.next();
+        if r.is_multiple_of(4096) {
+            (r >> 16) as i16
+        } else if r.is_multiple_of(61) {
+            ((r >> 20) % 401) as i16 - 200
+        } else {
+            ((r >> 20) % 13) as i16 - 6
+        }
+    });
+    leb128_block(weights, &mut out);
+    for _ in 0..STACKS {
+        out.extend(NETWORK_HASH.to_le_bytes());
+        for (inputs, outputs, w, lo, hi) in [
+            (HALF, H1 + 1, 4, -6000, 9000),
+            (2 * H1, H2, 32, -4000, 6000),
+            (H2, 1, 127, -4000, 6000),
+        ] {
+            for _ in 0..outputs {
+                out.extend((rng.range(lo, hi) as i32).to_le_bytes());
+            }
+            for _ in 0..outputs {
+                for i in 0..pad32(inputs) {
+                    let v = if i >= inputs {
+                        0
+                    } else if rng.next().is_multiple_of(50) {
+                        rng.range(-128, 127)
+                    } else {
+                        rng.range(-w, w)
+                    };
+                    out.push(v as i8 as u8);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn pad32(n: usize) -> usize {
+    n.div_ceil(32) * 32
+}
+
+fn load(bytes: &[u8]) -> Network {
+    let (net, warnings) = Network::from_bytes(bytes).expect("a well-formed SFNN net");
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(net.arch().name(), "SFNN_halfkahm2_1536_15_32_k3k3");
+    net
+}
+
+fn dummy() -> &'static Network {
+    static NET: OnceLock<Network> = OnceLock::new();
+    NET.get_or_init(|| load(&dummy_net()))
+}
+
+fn wide() -> &'static Network {
+    static NET: OnceLock<Network> = OnceLock::new();
+    NET.get_or_init(|| load(&wide_net(WIDE_SEED)))
+}
+
+/// The k3k3 bucket of `pos`, as YaneuraOu's `king3_by_king3_bucket` computes it (ranks
+/// counted from the top of the board, rank a).
+fn bucket(pos: &Position) -> usize {
+    use hayate::Color;
+    let rank = |c: Color| pos.king_square(c).unwrap().index() % 9;
+    let us = pos.side_to_move();
+    let (mut f, mut e) = (rank(us), rank(!us));
+    if us == Color::Black {
+        e = 8 - e;
+    } else {
+        f = 8 - f;
+    }
+    (f / 3) * 3 + e / 3
+}
+
+/// Playouts in which the kings walk about (a king move is taken half the times one is
+/// legal, and in every other game mostly one up the board), so that every pair of
+/// thirds, hence every stack, is visited; captures fill the hands.
+fn walking_king_positions(seed: u64, games: usize, plies: usize) -> Vec<Position> {
+    let mut rng = Rng(seed | 1);
+    let mut out = Vec::new();
+    for g in 0..games {
+        let mut pos: Position = STARTS[g % STARTS.len()].parse().unwrap();
+        for _ in 0..plies {
+            out.push(pos.clone());
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let king = pos.king_square(pos.side_to_move());
+            let king_moves: Vec<_> = moves
+                .iter()
+                .copied()
+                .filter(|m| m.from().is_some() && m.from() == king)
+                .collect();
+            // Forward is towards rank a for Black, rank i for White.
+            let us = pos.side_to_move();
+            let rank = |m: &hayate::Move| m.to().index() % 9;
+            let from = king.map_or(0, |k| k.index() % 9);
+            let forward: Vec<_> = king_moves
+                .iter()
+                .copied()
+                .filter(|m| match us {
+                    hayate::Color::Black => rank(m) < from,
+                    hayate::Color::White => rank(m) > from,
+                })
+                .collect();
+            let pick = |list: &[hayate::Move], rng: &mut Rng| {
+                list[(rng.next() % list.len() as u64) as usize]
+            };
+            let mv = if !king_moves.is_empty() && rng.next().is_multiple_of(2) {
+                // Marches up the board in every other game, wanders in the rest.
+                if g % 2 == 1 && !forward.is_empty() && !rng.next().is_multiple_of(3) {
+                    pick(&forward, &mut rng)
+                } else {
+                    pick(&king_moves, &mut rng)
+                }
+            } else {
+                moves[(rng.next() % moves.len() as u64) as usize]
+            };
+            pos.play_unchecked(mv);
+        }
+    }
+    out
+}
+
+/// Writes the two nets and the positions to record, for YaneuraOu:
+/// `HAYATE_TEST_NET_DIR=dir HAYATE_OPENINGS=openings.sfen cargo test --release --test nnue
+/// -- --ignored write_sfnn_nets` writes sfnn-dummy.bin, sfnn-wide.bin and sfnn.sfen
+/// (`sfen ...` lines: the end of every fourth opening of the file, one `startpos moves
+/// ...` a line, then playouts with walking kings).
+#[test]
+#[ignore]
+fn write_sfnn_nets() {
+    let dir = PathBuf::from(std::env::var("HAYATE_TEST_NET_DIR").expect("HAYATE_TEST_NET_DIR"));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("sfnn-dummy.bin"), dummy_net()).unwrap();
+    std::fs::write(dir.join("sfnn-wide.bin"), wide_net(WIDE_SEED)).unwrap();
+    let mut positions = Vec::new();
+    if let Ok(openings) = std::env::var("HAYATE_OPENINGS") {
+        let text = std::fs::read_to_string(openings).unwrap();
+        for line in text.lines().step_by(4) {
+            let moves = line.strip_prefix("startpos moves ").unwrap();
+            let mut pos = Position::startpos();
+            for m in moves.split_whitespace() {
+                let mv = pos.parse_move(m).unwrap();
+                pos.play_unchecked(mv);
+            }
+            positions.push(pos);
+        }
+    }
+    positions.extend(
+        walking_king_positions(0x5f22, 25, 120)
+            .into_iter()
+            .step_by(12),
+    );
+    let text: String = positions.iter().map(|p| format!("sfen {p}\n")).collect();
+    std::fs::write(dir.join("sfnn.sfen"), text).unwrap();
+}
+
+/// The file the generator of YaneuraOu writes is the one made here: its size, and the
+/// words at its start (the whole file has been compared once, by its SHA-256).
+#[test]
+fn the_dummy_net_is_the_one_yaneuraous_generator_writes() {
+    let bytes = dummy_net();
+    assert_eq!(bytes.len(), 112_830_662);
+    assert_eq!(&bytes[12..12 + 26], b"ModelType=SFNNWithoutPsqt;");
+    // Python: random.Random(20260722).randbytes(8) ...
+    let mut rng = PyRandom::new(DUMMY_SEED);
+    let mut first = Vec::new();
+    rng.randbytes(8, &mut first);
+    assert_eq!(first, PY_FIRST_BYTES);
+}
+
+/// `random.Random(20260722).randbytes(8)` in Python 3.11.
+const PY_FIRST_BYTES: [u8; 8] = [210, 80, 53, 140, 238, 5, 72, 199];
+
+/// YaneuraOu's evaluations of both nets (tests/data/nnue-yaneuraou-sfnn.tsv): the engine
+/// must match every one.
+#[test]
+fn sfnn_evaluations_equal_yaneuraous_recorded_values() {
+    let text = include_str!("../data/nnue-yaneuraou-sfnn.tsv");
+    let nets = [(dummy(), [1, 16]), (wide(), [16, 40])];
+    let mut rows = 0;
+    let mut buckets = [0usize; STACKS];
+    let mut values = std::collections::HashSet::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert_eq!(fields.len(), 5, "{line}");
+        let pos: Position = fields[0].parse().unwrap();
+        let recorded: Vec<i32> = fields[1..].iter().map(|v| v.parse().unwrap()).collect();
+        let mut got = Vec::new();
+        for (net, scales) in nets {
+            for fv in scales {
+                got.push(net.evaluate(&pos, fv).expect("both kings"));
+            }
+        }
+        assert_eq!(got, recorded, "{line}");
+        buckets[bucket(&pos)] += 1;
+        values.insert(recorded[2]);
+        rows += 1;
+    }
+    assert!(rows >= 250, "{rows} positions");
+    // Every stack is used, and the wide net's values are spread.
+    assert!(
+        buckets.iter().all(|&n| n > 0),
+        "positions per bucket {buckets:?}"
+    );
+    assert!(values.len() > rows / 2, "{} distinct values", values.len());
+}
+
+#[test]
+fn sfnn_fast_and_portable_kernels_agree() {
+    let mut portable = wide().clone();
+    assert!(portable.set_kernels(Kernels::Portable));
+    for kernels in [Kernels::Avx2, Kernels::Vnni] {
+        let mut fast = wide().clone();
+        if !fast.set_kernels(kernels) {
+            eprintln!("no {} here: not compared", kernels.name());
+            continue;
+        }
+        for pos in walking_king_positions(3, 6, 80).into_iter().step_by(3) {
+            assert_eq!(
+                portable.evaluate(&pos, 16),
+                fast.evaluate(&pos, 16),
+                "{kernels:?}: {pos}"
+            );
+        }
+    }
+}
+
+#[test]
+fn sfnn_incremental_accumulators_equal_a_full_refresh() {
+    let net = wide();
+    for (i, start) in STARTS.iter().enumerate() {
+        walk_incrementally(net, start, 0x5f + i as u64, 600);
+    }
+    refresh_cache_equals_a_full_count(net);
+}
