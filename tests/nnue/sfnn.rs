@@ -113,12 +113,54 @@ fn small_bytes(rng: &mut PyRandom, count: usize, negative: u8, out: &mut Vec<u8>
     }
 }
 
-fn header(out: &mut Vec<u8>) {
+fn header(structure: &str, out: &mut Vec<u8>) {
     out.extend(VERSION.to_le_bytes());
     out.extend(SFNN_HASH.to_le_bytes());
-    out.extend((STRUCTURE.len() as u32).to_le_bytes());
-    out.extend(STRUCTURE.as_bytes());
+    out.extend((structure.len() as u32).to_le_bytes());
+    out.extend(structure.as_bytes());
     out.extend(TRANSFORMER_HASH.to_le_bytes());
+}
+
+/// An SFNN shape for the generator: transformer width per side, hidden layers, stacks.
+#[derive(Clone, Copy)]
+struct SfnnShape {
+    half: usize,
+    h1: usize,
+    h2: usize,
+    stacks: usize,
+}
+
+const SFNN1536: SfnnShape = SfnnShape {
+    half: HALF,
+    h1: H1,
+    h2: H2,
+    stacks: STACKS,
+};
+
+/// A small shape for malformed files (5 MB): one stack, no shortcut.
+const SMALL: SfnnShape = SfnnShape {
+    half: 64,
+    h1: 8,
+    h2: 8,
+    stacks: 1,
+};
+
+impl SfnnShape {
+    fn structure(&self) -> String {
+        if self.half == HALF {
+            return STRUCTURE.to_string();
+        }
+        format!(
+            "ModelType=SFNNWithoutPsqt;Features=HalfKA_hm2(Friend)[{FEATURES}->{}x2],\
+             Network=SFNN_halfkahm2_{}_{}_{}{{LayerStack={}}}",
+            self.half, self.half, self.h1, self.h2, self.stacks
+        )
+    }
+
+    /// First-layer outputs: one more when hidden1 is 8n - 1 (the shortcut).
+    fn first_outputs(&self) -> usize {
+        self.h1 + (self.h1 % 8 == 7) as usize
+    }
 }
 
 /// The file `nnue_dummy_gen.py SFNN_halfkahm2_1536_15_32_k3k3 nn.bin` writes (its
@@ -126,7 +168,7 @@ fn header(out: &mut Vec<u8>) {
 pub fn dummy_net() -> Vec<u8> {
     let mut rng = PyRandom::new(DUMMY_SEED);
     let mut out = Vec::with_capacity(HALF * FEATURES + (1 << 20));
-    header(&mut out);
+    header(STRUCTURE, &mut out);
     out.extend(LEB128_MAGIC);
     out.extend((HALF as u32).to_le_bytes());
     out.resize(out.len() + HALF, 0);
@@ -172,12 +214,18 @@ fn leb128_block(values: impl Iterator<Item = i16>, out: &mut Vec<u8>) {
 /// take three LEB128 bytes), first-layer outputs across the whole of SqrClippedReLU and
 /// ClippedReLU, layers of full-range weights now and then, and each stack its own.
 pub fn wide_net(seed: u64) -> Vec<u8> {
+    wide_net_of(SFNN1536, seed)
+}
+
+fn wide_net_of(shape: SfnnShape, seed: u64) -> Vec<u8> {
     let mut rng = Rng(seed | 1);
-    let mut out = Vec::with_capacity(HALF * FEATURES * 11 / 10);
-    header(&mut out);
-    let biases: Vec<i16> = (0..HALF).map(|_| rng.range(-20, 120) as i16).collect();
+    let mut out = Vec::with_capacity(shape.half * FEATURES * 11 / 10);
+    header(&shape.structure(), &mut out);
+    let biases: Vec<i16> = (0..shape.half)
+        .map(|_| rng.range(-20, 120) as i16)
+        .collect();
     leb128_block(biases.into_iter(), &mut out);
-    let weights = (0..HALF * FEATURES).map(|_| {
+    let weights = (0..shape.half * FEATURES).map(|_| {
         let r = rng.next();
         if r.is_multiple_of(4096) {
             (r >> 16) as i16
@@ -188,12 +236,12 @@ pub fn wide_net(seed: u64) -> Vec<u8> {
         }
     });
     leb128_block(weights, &mut out);
-    for _ in 0..STACKS {
+    for _ in 0..shape.stacks {
         out.extend(NETWORK_HASH.to_le_bytes());
         for (inputs, outputs, w, lo, hi) in [
-            (HALF, H1 + 1, 4, -6000, 9000),
-            (2 * H1, H2, 32, -4000, 6000),
-            (H2, 1, 127, -4000, 6000),
+            (shape.half, shape.first_outputs(), 4, -6000, 9000),
+            (2 * shape.h1, shape.h2, 32, -4000, 6000),
+            (shape.h2, 1, 127, -4000, 6000),
         ] {
             for _ in 0..outputs {
                 out.extend((rng.range(lo, hi) as i32).to_le_bytes());
@@ -414,4 +462,197 @@ fn sfnn_incremental_accumulators_equal_a_full_refresh() {
         walk_incrementally(net, start, 0x5f + i as u64, 600);
     }
     refresh_cache_equals_a_full_count(net);
+}
+
+fn small_net() -> &'static [u8] {
+    static NET: OnceLock<Vec<u8>> = OnceLock::new();
+    NET.get_or_init(|| wide_net_of(SMALL, 0x5a11))
+}
+
+/// Where in `bytes` the transformer's first LEB128 block (the biases) starts.
+fn first_block(bytes: &[u8]) -> usize {
+    let len = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
+    12 + len + 4
+}
+
+/// (file name, contents, words the refusal must contain): SFNN files damaged in each
+/// way the reader checks.
+fn malformed_sfnn_cases() -> Vec<(&'static str, Vec<u8>, &'static str)> {
+    let good = small_net();
+    let block = first_block(good);
+    let with = |at: usize, bytes: &[u8]| {
+        let mut b = good.to_vec();
+        b[at..at + bytes.len()].copy_from_slice(bytes);
+        b
+    };
+    let restring = |s: &str| {
+        let len = u32::from_le_bytes(good[8..12].try_into().unwrap()) as usize;
+        let mut b = good[..8].to_vec();
+        b.extend((s.len() as u32).to_le_bytes());
+        b.extend(s.as_bytes());
+        b.extend(&good[12 + len..]);
+        b
+    };
+    let structure = SMALL.structure();
+    // The biases' block: magic, length, then one byte per bias (each fits in 7 bits).
+    let biases = block + LEB128_MAGIC.len() + 4;
+    let mut longer_block = good.to_vec();
+    let stated = u32::from_le_bytes(good[biases - 4..biases].try_into().unwrap());
+    longer_block[biases - 4..biases].copy_from_slice(&(stated + 1).to_le_bytes());
+    let mut extra = good.to_vec();
+    extra.push(0);
+    vec![
+        (
+            "sfnn-magic.bin",
+            with(block, b"COMPRESSED_LEB129"),
+            "COMPRESSED_LEB128",
+        ),
+        (
+            "sfnn-block-length.bin",
+            longer_block,
+            "compressed parameters are damaged",
+        ),
+        // A first byte that goes on, a second that goes on, a third that goes on: a
+        // number longer than 16 bits.
+        (
+            "sfnn-long-number.bin",
+            with(biases, &[0x80, 0x80, 0x80]),
+            "runs past 16 bits",
+        ),
+        (
+            "sfnn-truncated.bin",
+            good[..good.len() / 2].to_vec(),
+            "but 2",
+        ),
+        ("sfnn-too-long.bin", extra, "too long"),
+        (
+            "sfnn-hash.bin",
+            with(4, &(SFNN_HASH ^ 0x100).to_le_bytes()),
+            "the header's hash is",
+        ),
+        (
+            "sfnn-hand-buckets.bin",
+            restring(&structure.replace("_8_8{", "_8_8_hand4{")),
+            "an SFNN net",
+        ),
+        (
+            "sfnn-stacks.bin",
+            restring(&structure.replace("=1}", "=9}")),
+            "an SFNN net",
+        ),
+        (
+            "sfnn-odd-hidden.bin",
+            restring(&structure.replace("_64_8_8", "_64_9_8")),
+            "first hidden layer of 9",
+        ),
+    ]
+}
+
+#[test]
+fn malformed_sfnn_files_are_refused_with_a_reason() {
+    let (net, warnings) = Network::from_bytes(small_net()).expect("the small net loads");
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(net.arch().name(), "SFNN_halfkahm2_64_8_8");
+    for (name, bytes, words) in malformed_sfnn_cases() {
+        let e = Network::from_bytes(&bytes).expect_err(name).to_string();
+        assert!(e.contains(words), "{name}: {e}");
+    }
+    // Inner hashes only warn, as in YaneuraOu.
+    let mut inner = small_net().to_vec();
+    let at = first_block(&inner) - 4;
+    inner[at] ^= 1;
+    let (_, warnings) = Network::from_bytes(&inner).expect("loaded anyway");
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+}
+
+/// Bytes damaged at random never make the reader (or an evaluation of what it accepts)
+/// panic.
+#[test]
+fn damaged_sfnn_files_never_panic() {
+    let good = small_net();
+    let mut rng = Rng(0xdead);
+    let positions = walking_king_positions(9, 2, 40);
+    for _ in 0..300 {
+        let mut bytes = good.to_vec();
+        for _ in 0..1 + rng.next() % 4 {
+            // Mostly in the header and the first block, where the structure is.
+            let at = if rng.next().is_multiple_of(2) {
+                (rng.next() % 400) as usize
+            } else {
+                (rng.next() % bytes.len() as u64) as usize
+            };
+            bytes[at] = rng.next() as u8;
+        }
+        if rng.next().is_multiple_of(4) {
+            bytes.truncate((rng.next() % bytes.len() as u64) as usize);
+        }
+        if let Ok((net, _)) = Network::from_bytes(&bytes) {
+            for pos in &positions {
+                net.evaluate(pos, 16);
+            }
+        }
+    }
+}
+
+/// Over USI: `EvalFile` loads the SFNN1536 net, `isready` names its shape, format and size,
+/// `eval` gives YaneuraOu's values; malformed SFNN files are each refused in one `info
+/// string`, and the SFNN net stays.
+#[test]
+fn sfnn_nets_over_usi() {
+    let tmp = TempDir::new("usi-sfnn");
+    let bytes = wide_net(WIDE_SEED);
+    let path = tmp.write("sfnn-wide.bin", &bytes);
+    let mut e = engine_with_net(&path);
+    let lines = ready(&mut e);
+    let want = format!(
+        "loaded SFNN_halfkahm2_1536_15_32_k3k3 (SFNN, {} bytes: ",
+        bytes.len()
+    );
+    drop(bytes);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string EvalFile: ") && l.contains(&want)),
+        "{lines:?}"
+    );
+    let text = include_str!("../data/nnue-yaneuraou-sfnn.tsv");
+    let recorded: Vec<(&str, i32)> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .step_by(15)
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f[0], f[3].parse().unwrap())
+        })
+        .collect();
+    let check = |e: &mut EngineProcess| {
+        for &(sfen, value) in &recorded {
+            assert_eq!(eval_value(e, &format!("sfen {sfen}")), value, "{sfen}");
+        }
+    };
+    check(&mut e);
+    let mut cases = malformed_sfnn_cases();
+    let dummy = dummy_net();
+    cases.push((
+        "sfnn1536-truncated.bin",
+        dummy[..dummy.len() - 1000].to_vec(),
+        "but 112829662 bytes",
+    ));
+    drop(dummy);
+    for (name, bytes, words) in cases {
+        let bad = tmp.write(name, &bytes);
+        e.send(&format!("setoption name EvalFile value {}", bad.display()));
+        let lines = ready(&mut e);
+        let refusals: Vec<&String> = lines.iter().filter(|l| l.contains("refused")).collect();
+        assert_eq!(refusals.len(), 1, "{name}: {lines:?}");
+        assert!(refusals[0].starts_with("info string") && refusals[0].contains(words));
+        assert!(
+            refusals[0].contains("the net SFNN_halfkahm2_1536_15_32_k3k3 stays"),
+            "{}",
+            refusals[0]
+        );
+        std::fs::remove_file(bad).unwrap();
+    }
+    check(&mut e);
+    e.quit();
 }

@@ -109,6 +109,8 @@ pub struct Network {
     /// One stack for a classic net; an SFNN net's, in the order of its buckets.
     stacks: Vec<Layers>,
     kernels: Kernels,
+    /// Bytes of the file read.
+    file_len: u64,
 }
 
 /// A net's parameters as its file holds them: the transformer's i16 biases and rows, then
@@ -372,6 +374,7 @@ impl Network {
             transformer_weights,
             stacks: vec![layers],
             kernels: Kernels::detect(),
+            file_len,
         };
         Ok((net, warnings))
     }
@@ -441,6 +444,7 @@ impl Network {
             transformer_weights,
             stacks,
             kernels: Kernels::detect(),
+            file_len,
         };
         Ok((net, warnings))
     }
@@ -465,6 +469,11 @@ impl Network {
 
     pub fn arch(&self) -> Architecture {
         self.arch
+    }
+
+    /// Bytes of the file the net was read from.
+    pub fn file_len(&self) -> u64 {
+        self.file_len
     }
 
     /// The architecture string of the file.
