@@ -384,22 +384,28 @@ fn write_sfnn_nets() {
     std::fs::write(dir.join("sfnn.sfen"), text).unwrap();
 }
 
-/// The file the generator of YaneuraOu writes is the one made here: its size, and the
-/// words at its start (the whole file has been compared once, by its SHA-256).
+/// The file YaneuraOu's generator writes (`python3 nnue_dummy_gen.py
+/// SFNN_halfkahm2_1536_15_32_k3k3 nn.bin`, Python 3.11) is the one made here, byte for
+/// byte: its size and SHA-256.
 #[test]
 fn the_dummy_net_is_the_one_yaneuraous_generator_writes() {
+    use sha2::{Digest, Sha256};
     let bytes = dummy_net();
     assert_eq!(bytes.len(), 112_830_662);
-    assert_eq!(&bytes[12..12 + 26], b"ModelType=SFNNWithoutPsqt;");
-    // Python: random.Random(20260722).randbytes(8) ...
+    let digest: String = Sha256::digest(&bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert_eq!(digest, DUMMY_SHA256);
+    // Python: list(random.Random(20260722).randbytes(8))
     let mut rng = PyRandom::new(DUMMY_SEED);
     let mut first = Vec::new();
     rng.randbytes(8, &mut first);
-    assert_eq!(first, PY_FIRST_BYTES);
+    assert_eq!(first, [210, 80, 53, 140, 238, 5, 72, 199]);
 }
 
-/// `random.Random(20260722).randbytes(8)` in Python 3.11.
-const PY_FIRST_BYTES: [u8; 8] = [210, 80, 53, 140, 238, 5, 72, 199];
+/// `sha256sum` of the generator's file.
+const DUMMY_SHA256: &str = "788190472d1a85d2b190e606f5e33e83ac3abf2441eb132c8470364da5260599";
 
 /// YaneuraOu's evaluations of both nets (tests/data/nnue-yaneuraou-sfnn.tsv): the engine
 /// must match every one.
@@ -595,8 +601,8 @@ fn damaged_sfnn_files_never_panic() {
 }
 
 /// Over USI: `EvalFile` loads the SFNN1536 net, `isready` names its shape, format and size,
-/// `eval` gives YaneuraOu's values; malformed SFNN files are each refused in one `info
-/// string`, and the SFNN net stays.
+/// `eval` gives YaneuraOu's values, `go` searches with it; malformed SFNN files are each
+/// refused in one `info string`, and the SFNN net stays.
 #[test]
 fn sfnn_nets_over_usi() {
     let tmp = TempDir::new("usi-sfnn");
@@ -631,6 +637,13 @@ fn sfnn_nets_over_usi() {
         }
     };
     check(&mut e);
+    // The search runs on it.
+    let (sfen, _) = recorded[recorded.len() / 2];
+    e.send(&format!("position sfen {sfen}"));
+    e.send("go depth 5");
+    let mv = expect_bestmove(&mut e);
+    let pos: Position = sfen.parse().unwrap();
+    assert!(pos.parse_move(&mv).is_ok(), "illegal bestmove {mv}");
     let mut cases = malformed_sfnn_cases();
     let dummy = dummy_net();
     cases.push((

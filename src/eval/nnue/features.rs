@@ -395,8 +395,8 @@ mod tests {
         features
     }
 
-    /// HalfKP_vm sees a side whose king is off the centre file the same as the mirror
-    /// image of its position; HalfKP tells the two apart.
+    /// HalfKP_vm (and HalfKA_hm2) see a side whose king is off the centre file the same
+    /// as the mirror image of its position; HalfKP tells the two apart.
     #[test]
     fn halfkp_vm_features_are_those_of_the_mirror_image() {
         for sfen in [
@@ -423,6 +423,16 @@ mod tests {
                     .max()
                     .unwrap();
                 assert!((max as usize) < FeatureSet::HalfKPvm.dimensions());
+                // HalfKA_hm2 folds the same way, with the two kings as features too.
+                let hm2 = active(&pos, FeatureSet::HalfKAhm2, viewer);
+                assert_eq!(hm2.len(), MAX_ACTIVE);
+                assert_eq!(
+                    sorted(hm2.clone()),
+                    sorted(active(&mirror, FeatureSet::HalfKAhm2, viewer)),
+                );
+                assert!(hm2
+                    .iter()
+                    .all(|&f| (f as usize) < FeatureSet::HalfKAhm2.dimensions()));
             }
         }
     }
