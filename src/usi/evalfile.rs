@@ -72,11 +72,13 @@ impl Session {
                 }
                 // The built-in net, the default, loads without a word (as the built-in
                 // book does): a GUI shows every info string, and this one would say
-                // nothing the user chose. A file is named, with its architecture.
+                // nothing the user chose. A file is named, with its shape, format and size.
                 if source != EvalSource::Internal {
                     self.out.info_string(&format!(
-                        "EvalFile: loaded {} ({path}) in {} ms",
+                        "EvalFile: loaded {} ({}, {} bytes: {path}) in {} ms",
                         net.arch().name(),
+                        net.arch().format(),
+                        net.file_len(),
                         started.elapsed().as_millis()
                     ));
                 }

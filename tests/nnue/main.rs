@@ -5,6 +5,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 mod reference;
+mod sfnn;
 mod writer;
 
 use common::EngineProcess;

@@ -1,8 +1,8 @@
 //! The accumulators along the search's current line: one per ply and side, brought up to
 //! date lazily. A move only records what it changes ([`Dirty`]); when a node is
 //! evaluated, each side's accumulator is derived from the nearest ancestor's that is
-//! computed, or recounted when that side's king moved since (HalfKP, HalfKP_vm) or none
-//! is.
+//! computed, or recounted when that side's king moved since (HalfKP, HalfKP_vm,
+//! HalfKA_hm2) or none is.
 
 use super::aligned::Aligned;
 use super::features::Dirty;
@@ -76,6 +76,7 @@ impl AccumulatorStack {
             &self.values[t..t + half],
             fv_scale,
             &mut self.transformed,
+            net.stack_of(pos),
         )
     }
 

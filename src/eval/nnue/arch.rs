@@ -22,6 +22,11 @@ pub const PIECE_STATES: usize = 1548;
 /// King squares HalfKP_vm tells apart: files 1 to 5 of 9 ranks.
 pub const MIRRORED_KING_SQUARES: usize = 5 * 9;
 
+/// Piece states with the kings (YaneuraOu's `e_king`): the 1548 of [`PIECE_STATES`], then
+/// the viewer's king on each square. HalfKA_hm2 numbers the enemy king on that same
+/// plane, so a king square adds 81 states, not 162.
+pub const STATES_WITH_KING: usize = PIECE_STATES + 81;
+
 /// Input features of a net.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FeatureSet {
@@ -33,6 +38,9 @@ pub enum FeatureSet {
     /// to 9 (as its side sees the board) the board is mirrored left to right, king and
     /// pieces on it alike (hands are not), so the king takes one of 5 × 9 squares.
     HalfKPvm,
+    /// HalfKA_hm2(Friend): HalfKP_vm with both kings among the pieces (on one shared
+    /// plane of 81 squares): 5 × 9 king squares × 1629 states. The features of SFNN nets.
+    HalfKAhm2,
 }
 
 impl FeatureSet {
@@ -42,13 +50,29 @@ impl FeatureSet {
             FeatureSet::HalfKP => Square::NUM * PIECE_STATES,
             FeatureSet::KP => PIECE_STATES + 2 * Square::NUM,
             FeatureSet::HalfKPvm => MIRRORED_KING_SQUARES * PIECE_STATES,
+            FeatureSet::HalfKAhm2 => MIRRORED_KING_SQUARES * STATES_WITH_KING,
         }
     }
 
     /// Whether every feature is tied to the viewer's own king square (so a king move
     /// recounts that side's accumulator).
     pub const fn king_relative(self) -> bool {
-        matches!(self, FeatureSet::HalfKP | FeatureSet::HalfKPvm)
+        !matches!(self, FeatureSet::KP)
+    }
+
+    /// Whether both kings are features of their own (a king move changes a feature of
+    /// the other side's accumulator too).
+    pub const fn has_kings(self) -> bool {
+        matches!(self, FeatureSet::HalfKAhm2)
+    }
+
+    /// Piece states per king square: how far apart the features of two king squares
+    /// start.
+    pub const fn states(self) -> usize {
+        match self {
+            FeatureSet::HalfKAhm2 => STATES_WITH_KING,
+            _ => PIECE_STATES,
+        }
     }
 
     /// The feature set's hash as YaneuraOu defines it.
@@ -64,10 +88,13 @@ impl FeatureSet {
             }
             // Its own base value, with the same "friend king" flag.
             FeatureSet::HalfKPvm => 0x0B6B_1D9B ^ 1,
+            FeatureSet::HalfKAhm2 => 0x7F23_4CB9 ^ 1,
         }
     }
 
-    /// The feature set whose architecture-string name is `name`.
+    /// The feature set of a classic net whose architecture-string name is `name`
+    /// (HalfKA_hm2 is read in SFNN nets only: no classic HalfKA_hm2 net has been checked
+    /// against YaneuraOu).
     pub fn from_name(name: &str) -> Option<FeatureSet> {
         [FeatureSet::HalfKP, FeatureSet::KP, FeatureSet::HalfKPvm]
             .into_iter()
@@ -80,6 +107,7 @@ impl FeatureSet {
             FeatureSet::HalfKP => "HalfKP(Friend)",
             FeatureSet::KP => "K+P",
             FeatureSet::HalfKPvm => "HalfKP_vm(Friend)",
+            FeatureSet::HalfKAhm2 => "HalfKA_hm2(Friend)",
         }
     }
 
@@ -90,8 +118,52 @@ impl FeatureSet {
             FeatureSet::KP => "kp",
             // YaneuraOu's name for the shape (`halfkpvm_256x2-32-32`).
             FeatureSet::HalfKPvm => "halfkpvm",
+            FeatureSet::HalfKAhm2 => "halfkahm2",
         }
     }
+}
+
+/// How an SFNN net chooses one of its layer stacks for a position (YaneuraOu's
+/// `stack_index_for_nnue`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Buckets {
+    /// One stack for every position.
+    One,
+    /// `k3k3`: nine stacks, by the thirds of the board (counted from each side's own
+    /// back rank) that the side to move's king and the other king stand in.
+    K3K3,
+}
+
+impl Buckets {
+    /// Layer stacks in a file.
+    pub const fn count(self) -> usize {
+        match self {
+            Buckets::One => 1,
+            Buckets::K3K3 => 9,
+        }
+    }
+
+    /// The suffix of the shape's name (`_k3k3`), empty for one stack.
+    pub const fn suffix(self) -> &'static str {
+        match self {
+            Buckets::One => "",
+            Buckets::K3K3 => "_k3k3",
+        }
+    }
+}
+
+/// The two families of nets YaneuraOu reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Layout {
+    /// Classic NNUE: both sides' transformer outputs clamped and concatenated, then
+    /// `2·half → hidden1 → hidden2 → 1` with ClippedReLU between.
+    Classic,
+    /// SFNN (YaneuraOu's "SFNN without PSQT"): each side's two transformer halves
+    /// multiplied element by element (`half` inputs in all), then for the chosen stack
+    /// `half → hidden1 (+1) → SqrClippedReLU ‖ ClippedReLU (2·hidden1) → hidden2 → 1`;
+    /// with hidden1 = 8n − 1 the first layer's extra output is added to the result.
+    /// The transformer's parameters are stored LEB128-compressed.
+    Sfnn(Buckets),
 }
 
 /// One network shape.
@@ -103,7 +175,24 @@ pub struct Architecture {
     pub half: usize,
     pub hidden1: usize,
     pub hidden2: usize,
+    pub layout: Layout,
 }
+
+/// Hash in the header of every SFNN net without progress buckets (YaneuraOu's
+/// `kSfnnBaseHashValue`; its SFNN hashes are fixed, not composed layer by layer).
+pub const SFNN_HASH: u32 = 0x3C20_3B32;
+/// Hash before an SFNN net's feature transformer.
+pub const SFNN_TRANSFORMER_HASH: u32 = 0x5F13_4AB8;
+/// Hash before each of an SFNN net's layer stacks.
+pub const SFNN_NETWORK_HASH: u32 = 0x6333_718A;
+
+/// SFNN hidden1 sizes are 8n (no shortcut) or 8n − 1 (a shortcut output beside them);
+/// YaneuraOu's generator asserts it.
+const SFNN_HIDDEN1_STEP: usize = 8;
+
+/// An SFNN transformer's width per side is a whole number of these: each half of it is
+/// a whole number of YaneuraOu's 32-byte registers.
+pub const SFNN_HALF_STEP: usize = 64;
 
 /// Widest feature transformer read, per side. YaneuraOu's own nets go up to 1024; the
 /// bound keeps a malformed header from asking for gigabytes (a HalfKP net this wide is a
@@ -153,17 +242,100 @@ const fn clipped_relu_hash(previous: u32) -> u32 {
 }
 
 impl Architecture {
+    /// A classic net's shape.
     pub const fn new(features: FeatureSet, half: usize, hidden1: usize, hidden2: usize) -> Self {
         Architecture {
             features,
             half,
             hidden1,
             hidden2,
+            layout: Layout::Classic,
         }
     }
 
-    /// The name shogi users know it by, e.g. `halfkp_256x2-32-32`.
+    /// An SFNN net's shape.
+    pub const fn sfnn(
+        features: FeatureSet,
+        half: usize,
+        hidden1: usize,
+        hidden2: usize,
+        buckets: Buckets,
+    ) -> Self {
+        Architecture {
+            features,
+            half,
+            hidden1,
+            hidden2,
+            layout: Layout::Sfnn(buckets),
+        }
+    }
+
+    /// YaneuraOu's `SFNN1536` edition: `SFNN_halfkahm2_1536_15_32_k3k3`.
+    pub const SFNN1536: Architecture =
+        Architecture::sfnn(FeatureSet::HalfKAhm2, 1536, 15, 32, Buckets::K3K3);
+
+    pub const fn is_sfnn(&self) -> bool {
+        matches!(self.layout, Layout::Sfnn(_))
+    }
+
+    /// Layer stacks in the file (one for a classic net).
+    pub const fn stacks(&self) -> usize {
+        match self.layout {
+            Layout::Classic => 1,
+            Layout::Sfnn(b) => b.count(),
+        }
+    }
+
+    /// Whether an SFNN net's first layer has one output more than `hidden1`, added to the
+    /// result as it is (hidden1 = 8n − 1).
+    pub const fn shortcut(&self) -> bool {
+        self.is_sfnn() && self.hidden1 % SFNN_HIDDEN1_STEP == SFNN_HIDDEN1_STEP - 1
+    }
+
+    /// Outputs of the first affine layer.
+    pub const fn first_outputs(&self) -> usize {
+        self.hidden1 + self.shortcut() as usize
+    }
+
+    /// Inputs of the first affine layer: both sides' transformer outputs (an SFNN net
+    /// multiplies each side's two halves, so it has `half` in all).
+    pub const fn first_inputs(&self) -> usize {
+        match self.layout {
+            Layout::Classic => 2 * self.half,
+            Layout::Sfnn(_) => self.half,
+        }
+    }
+
+    /// Inputs of the second affine layer (an SFNN net's SqrClippedReLU and ClippedReLU of
+    /// the first layer, side by side).
+    pub const fn second_inputs(&self) -> usize {
+        match self.layout {
+            Layout::Classic => self.hidden1,
+            Layout::Sfnn(_) => 2 * self.hidden1,
+        }
+    }
+
+    /// The format, for messages: "classic NNUE" or "SFNN".
+    pub const fn format(&self) -> &'static str {
+        match self.layout {
+            Layout::Classic => "classic NNUE",
+            Layout::Sfnn(_) => "SFNN",
+        }
+    }
+
+    /// The name shogi users know it by, e.g. `halfkp_256x2-32-32` or
+    /// `SFNN_halfkahm2_1536_15_32_k3k3` (YaneuraOu's edition names).
     pub fn name(&self) -> String {
+        if let Layout::Sfnn(buckets) = self.layout {
+            return format!(
+                "SFNN_{}_{}_{}_{}{}",
+                self.features.short_name(),
+                self.half,
+                self.hidden1,
+                self.hidden2,
+                buckets.suffix()
+            );
+        }
         format!(
             "{}_{}x2-{}-{}",
             self.features.short_name(),
@@ -175,11 +347,17 @@ impl Architecture {
 
     /// Hash stored before the feature transformer's parameters.
     pub const fn transformer_hash(&self) -> u32 {
+        if self.is_sfnn() {
+            return SFNN_TRANSFORMER_HASH;
+        }
         self.features.hash() ^ (2 * self.half) as u32
     }
 
-    /// Hash stored before the affine layers' parameters.
+    /// Hash stored before the affine layers' parameters (before each stack of them).
     pub const fn network_hash(&self) -> u32 {
+        if self.is_sfnn() {
+            return SFNN_NETWORK_HASH;
+        }
         // The input slice takes all 2·half outputs from offset 0.
         let input = 0xEC42_E90Du32 ^ (2 * self.half) as u32;
         let h = clipped_relu_hash(affine_hash(input, self.hidden1));
@@ -189,12 +367,33 @@ impl Architecture {
 
     /// Hash in the file header.
     pub const fn hash(&self) -> u32 {
+        if self.is_sfnn() {
+            return SFNN_HASH;
+        }
         self.transformer_hash() ^ self.network_hash()
     }
 
     /// The architecture string YaneuraOu writes in the header. Files from other tools
-    /// may word it differently (it is not checked); the hash and size identify a net.
+    /// may word a classic net's differently (it is not checked); the hash and size
+    /// identify a net.
     pub fn structure(&self) -> String {
+        if self.is_sfnn() {
+            // YaneuraOu's generator names the network part after the edition, but
+            // its predefined SFNN1536 header says `SFNN-1536`.
+            let network = if *self == Architecture::SFNN1536 {
+                "SFNN-1536".to_string()
+            } else {
+                self.name()
+            };
+            return format!(
+                "ModelType=SFNNWithoutPsqt;Features={}[{}->{}x2],Network={network}\
+                 {{LayerStack={}}}",
+                self.features.name(),
+                self.features.dimensions(),
+                self.half,
+                self.stacks()
+            );
+        }
         let inputs = 2 * self.half;
         format!(
             "Features={}[{}->{}x2],Network=AffineTransform[1<-{h2}](ClippedReLU[{h2}](\
@@ -209,7 +408,8 @@ impl Architecture {
     }
 
     /// Bytes after the header: the transformer's hash, i16 biases and weights, then the
-    /// network's hash and each affine layer's i32 biases and i8 weight rows.
+    /// network's hash and each affine layer's i32 biases and i8 weight rows. For a
+    /// classic net (an SFNN net's compressed transformer has no fixed size).
     pub const fn body_size(&self) -> u64 {
         let transformer = 4 + 2 * self.half * (1 + self.features.dimensions());
         let network = 4
@@ -217,6 +417,13 @@ impl Architecture {
             + layer(self.hidden1, self.hidden2)
             + layer(self.hidden2, 1);
         (transformer + network) as u64
+    }
+
+    /// Bytes of one stack of affine layers (after its hash).
+    pub const fn stack_size(&self) -> u64 {
+        (layer(self.first_inputs(), self.first_outputs())
+            + layer(self.second_inputs(), self.hidden2)
+            + layer(self.hidden2, 1)) as u64
     }
 
     /// The exact size of a file of this shape whose architecture string has
@@ -227,6 +434,9 @@ impl Architecture {
 
     /// Whether hayate reads nets of this shape; the reason when it does not.
     pub fn check_bounds(&self) -> Result<(), String> {
+        if self.is_sfnn() {
+            return self.check_sfnn_bounds();
+        }
         if self.half == 0 || !self.half.is_multiple_of(HALF_STEP) || self.half > MAX_HALF {
             return Err(format!(
                 "a feature transformer of {} per side (hayate reads multiples of {HALF_STEP} \
@@ -244,6 +454,34 @@ impl Architecture {
         Ok(())
     }
 
+    fn check_sfnn_bounds(&self) -> Result<(), String> {
+        if self.half == 0 || !self.half.is_multiple_of(SFNN_HALF_STEP) || self.half > MAX_HALF {
+            return Err(format!(
+                "a feature transformer of {} per side (hayate reads SFNN nets of multiples \
+                 of {SFNN_HALF_STEP} up to {MAX_HALF}, as YaneuraOu builds them)",
+                self.half
+            ));
+        }
+        let step = SFNN_HIDDEN1_STEP;
+        let h1 = self.hidden1;
+        if h1 == 0 || 2 * h1 > MAX_HIDDEN || !matches!(h1 % step, 0 | 7) {
+            return Err(format!(
+                "a first hidden layer of {h1} (hayate reads SFNN nets of {}n or {}n - 1, up to \
+                 {})",
+                step,
+                step,
+                MAX_HIDDEN / 2
+            ));
+        }
+        if self.hidden2 == 0 || self.hidden2 > MAX_HIDDEN {
+            return Err(format!(
+                "a second hidden layer of {} (hayate reads 1 to {MAX_HIDDEN})",
+                self.hidden2
+            ));
+        }
+        Ok(())
+    }
+
     /// The largest shape read: no net file is longer than this one's (HalfKP has the
     /// most features of the sets read).
     pub const LARGEST: Architecture =
@@ -254,10 +492,10 @@ impl Architecture {
 /// characters: the list of common shapes would not fit beside a path).
 pub fn supported_summary() -> String {
     format!(
-        "classic HalfKP, HalfKP_vm and K+P nets of any shape up to \
-         {MAX_HALF}x2-{MAX_HIDDEN}-{MAX_HIDDEN} ({}, {}, ...)",
+        "classic HalfKP, HalfKP_vm and K+P nets, any shape up to \
+         {MAX_HALF}x2-{MAX_HIDDEN}-{MAX_HIDDEN} ({}, {}, ...) and SFNN nets (HalfKA_hm2, k3k3)",
         COMMON[0].name(),
-        COMMON[3].name()
+        COMMON[3].name(),
     )
 }
 
@@ -281,7 +519,8 @@ mod tests {
     fn the_summary_names_the_shapes_players_use_most() {
         let summary = supported_summary();
         assert!(summary.contains("(halfkp_256x2-32-32, halfkp_768x2-16-64, ...)"));
-        assert!(summary.len() < 120, "{summary}");
+        assert!(summary.contains("SFNN nets (HalfKA_hm2, k3k3)"));
+        assert!(summary.len() < 150, "{summary}");
     }
 
     /// Published `halfkp_256x2-32-32` nets (suisho5, tanuki- and the like) are

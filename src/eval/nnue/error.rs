@@ -35,6 +35,16 @@ pub enum NnueError {
         expected: u64,
         actual: u64,
     },
+    /// An SFNN file whose size is outside what its shape can take (its transformer is
+    /// compressed: each number takes 1 to 3 bytes), or that goes on after its last stack.
+    SfnnSize {
+        arch: String,
+        least: u64,
+        most: u64,
+        actual: u64,
+    },
+    /// An SFNN file's LEB128-compressed block is damaged.
+    Compressed { why: &'static str },
     /// The data ended early.
     Truncated,
 }
@@ -124,7 +134,30 @@ impl fmt::Display for NnueError {
                      has {expected}"
                 )
             }
-            NnueError::Truncated => write!(f, "the file is truncated: it ends inside its header"),
+            NnueError::SfnnSize {
+                arch,
+                least,
+                most,
+                actual,
+            } => {
+                if least == most {
+                    write!(
+                        f,
+                        "the file has an {arch} net's header but is too long: {actual} bytes, \
+                         its net ends at {least}"
+                    )
+                } else {
+                    write!(
+                        f,
+                        "the file has an {arch} net's header but {actual} bytes, not {least} to \
+                         {most} as such a net has"
+                    )
+                }
+            }
+            NnueError::Compressed { why } => {
+                write!(f, "the SFNN net's compressed parameters are damaged: {why}")
+            }
+            NnueError::Truncated => write!(f, "the file is truncated: it ends too early"),
         }
     }
 }

@@ -11,9 +11,11 @@
 //!
 //! HalfKP numbers a piece state for each square of the viewer's own king; HalfKP_vm does
 //! the same on a board folded at the centre file ([`KingFrame`]); K+P takes the states
-//! as they are and adds both kings' squares.
+//! as they are and adds both kings' squares. HalfKA_hm2 is HalfKP_vm with the kings as
+//! two more pieces: a king's state is 1548 + its square as the viewer sees it, whoever
+//! owns it (YaneuraOu numbers the enemy king 81 later, then folds it onto the same plane).
 
-use super::arch::{FeatureSet, PIECE_STATES};
+use super::arch::{FeatureSet, PIECE_STATES, STATES_WITH_KING};
 use crate::position::Position;
 use crate::types::{Color, Move, Piece, PieceKind, Square};
 use arrayvec::ArrayVec;
@@ -21,7 +23,7 @@ use arrayvec::ArrayVec;
 /// Non-king pieces in a full set (YaneuraOu's `PIECE_NUMBER_KING`).
 pub const NON_KING_PIECES: usize = 38;
 
-/// Most features one side has switched on (KP: 38 pieces and two kings).
+/// Most features one side has switched on (KP, HalfKA_hm2: 38 pieces and two kings).
 pub const MAX_ACTIVE: usize = NON_KING_PIECES + 2;
 
 /// A piece state from Black's and White's views.
@@ -44,7 +46,7 @@ const BOARD_FRIEND: [u16; 15] = [
     900,  // bishop
     1224, // rook
     738,  // gold
-    0,    // king: not a piece state
+    1548, // king: a state of HalfKA_hm2 only (YaneuraOu's `f_king`)
     738,  // promoted pawn
     738,  // promoted lance
     738,  // promoted knight
@@ -62,7 +64,8 @@ fn view(sq: Square, viewer: Color) -> usize {
     }
 }
 
-/// State of `piece` (not a king) on `sq` from `viewer`'s side.
+/// State of `piece` on `sq` from `viewer`'s side (a king's is a state of HalfKA_hm2
+/// alone, before [`KingFrame::feature`] folds the enemy king onto the friend king's plane).
 #[inline(always)]
 pub(super) fn board_state(piece: Piece, sq: Square, viewer: Color) -> u16 {
     let base = BOARD_FRIEND[piece.kind() as usize]
@@ -120,12 +123,16 @@ const fn mirror_square(sq: usize) -> usize {
     (8 - sq / 9) * 9 + sq % 9
 }
 
-/// Each piece state with its square mirrored across the centre file; hand slots and
-/// state 0 unchanged.
-static MIRRORED_STATE: [u16; PIECE_STATES] = {
-    let mut table = [0u16; PIECE_STATES];
+/// Piece states with both kings' (YaneuraOu's `fe_end2`): the enemy king's 81 follow
+/// the friend king's.
+const STATES_WITH_KINGS: usize = STATES_WITH_KING + Square::NUM;
+
+/// Each piece state (the kings' too) with its square mirrored across the centre file;
+/// hand slots and state 0 unchanged.
+static MIRRORED_STATE: [u16; STATES_WITH_KINGS] = {
+    let mut table = [0u16; STATES_WITH_KINGS];
     let mut s = 0;
-    while s < PIECE_STATES {
+    while s < STATES_WITH_KINGS {
         table[s] = if s < FIRST_BOARD_STATE as usize {
             s as u16
         } else {
@@ -149,6 +156,10 @@ pub(super) struct KingFrame {
     mirrored: bool,
 }
 
+/// The enemy king's first state before HalfKA_hm2 folds it onto the friend king's
+/// plane (YaneuraOu's `e_king`).
+const ENEMY_KING_STATE: u16 = STATES_WITH_KING as u16;
+
 impl KingFrame {
     #[inline(always)]
     pub(super) fn new(set: FeatureSet, viewer: Color, own_king: Square) -> KingFrame {
@@ -161,11 +172,13 @@ impl KingFrame {
                 }
             }
             FeatureSet::HalfKP => (k, false),
-            FeatureSet::HalfKPvm if k >= FIRST_MIRRORED_KING => (mirror_square(k), true),
-            FeatureSet::HalfKPvm => (k, false),
+            FeatureSet::HalfKPvm | FeatureSet::HalfKAhm2 if k >= FIRST_MIRRORED_KING => {
+                (mirror_square(k), true)
+            }
+            FeatureSet::HalfKPvm | FeatureSet::HalfKAhm2 => (k, false),
         };
         KingFrame {
-            offset: (PIECE_STATES * square) as u32,
+            offset: (set.states() * square) as u32,
             mirrored,
         }
     }
@@ -176,6 +189,12 @@ impl KingFrame {
     pub(super) fn feature(self, state: u16) -> u32 {
         let state = if self.mirrored {
             MIRRORED_STATE[state as usize]
+        } else {
+            state
+        };
+        // Only HalfKA_hm2 has king states: its enemy king shares the friend king's plane.
+        let state = if state >= ENEMY_KING_STATE {
+            state - Square::NUM as u16
         } else {
             state
         };
@@ -219,6 +238,15 @@ pub fn active(pos: &Position, set: FeatureSet, viewer: Color) -> ArrayVec<u32, M
         FeatureSet::HalfKP | FeatureSet::HalfKPvm => {
             let frame = KingFrame::new(set, viewer, own_king);
             out.extend(states.iter().map(|&s| frame.feature(s)));
+        }
+        FeatureSet::HalfKAhm2 => {
+            let frame = KingFrame::new(set, viewer, own_king);
+            out.extend(states.iter().map(|&s| frame.feature(s)));
+            for owner in Color::ALL {
+                let king = pos.king_square(owner).expect("both kings");
+                let state = board_state(Piece::new(owner, PieceKind::King), king, viewer);
+                out.push(frame.feature(state));
+            }
         }
         FeatureSet::KP => {
             out.extend(states.iter().map(|&s| s as u32));
@@ -293,7 +321,7 @@ impl Dirty {
     }
 
     /// Whether `viewer`'s features must be recounted rather than updated: its own king
-    /// moved, and HalfKP (and HalfKP_vm) ties every feature to that king.
+    /// moved, and HalfKP (HalfKP_vm, HalfKA_hm2) ties every feature to that king.
     #[inline(always)]
     pub fn needs_refresh(&self, set: FeatureSet, viewer: Color) -> bool {
         set.king_relative() && matches!(self.king, Some((c, _, _)) if c == viewer)
@@ -316,10 +344,15 @@ impl Dirty {
             removed.push(frame.feature(before[v]));
             added.push(frame.feature(after[v]));
         }
-        if set == FeatureSet::KP {
-            if let Some((owner, from, to)) = self.king {
+        if let Some((owner, from, to)) = self.king {
+            if set == FeatureSet::KP {
                 removed.push(kp_king_index(from, owner, viewer));
                 added.push(kp_king_index(to, owner, viewer));
+            } else if set.has_kings() {
+                // The other side's king (a move of the viewer's own needs a refresh).
+                let king = Piece::new(owner, PieceKind::King);
+                removed.push(frame.feature(board_state(king, from, viewer)));
+                added.push(frame.feature(board_state(king, to, viewer)));
             }
         }
     }
@@ -362,8 +395,8 @@ mod tests {
         features
     }
 
-    /// HalfKP_vm sees a side whose king is off the centre file the same as the mirror
-    /// image of its position; HalfKP tells the two apart.
+    /// HalfKP_vm (and HalfKA_hm2) see a side whose king is off the centre file the same
+    /// as the mirror image of its position; HalfKP tells the two apart.
     #[test]
     fn halfkp_vm_features_are_those_of_the_mirror_image() {
         for sfen in [
@@ -390,6 +423,16 @@ mod tests {
                     .max()
                     .unwrap();
                 assert!((max as usize) < FeatureSet::HalfKPvm.dimensions());
+                // HalfKA_hm2 folds the same way, with the two kings as features too.
+                let hm2 = active(&pos, FeatureSet::HalfKAhm2, viewer);
+                assert_eq!(hm2.len(), MAX_ACTIVE);
+                assert_eq!(
+                    sorted(hm2.clone()),
+                    sorted(active(&mirror, FeatureSet::HalfKAhm2, viewer)),
+                );
+                assert!(hm2
+                    .iter()
+                    .all(|&f| (f as usize) < FeatureSet::HalfKAhm2.dimensions()));
             }
         }
     }

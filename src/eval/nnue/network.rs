@@ -1,8 +1,8 @@
 //! A loaded net: its parameters, read from the bytes of a file, and the forward pass from
-//! the two accumulators to the evaluation.
+//! the two accumulators to the evaluation, for classic and SFNN nets.
 
 use super::aligned::{Aligned, Plain};
-use super::arch::{padded, Architecture, MAX_HIDDEN, VERSION};
+use super::arch::{padded, Architecture, Buckets, Layout, MAX_HIDDEN, VERSION};
 use super::error::NnueError;
 use super::features::{self, MAX_ACTIVE};
 use super::simd::{self, Kernels};
@@ -23,6 +23,10 @@ pub const DEFAULT_FV_SCALE: i32 = 16;
 /// ClippedReLU shifts an affine layer's sums right by this many bits (the weights'
 /// fixed-point scale, 64).
 const WEIGHT_SCALE_BITS: u32 = 6;
+
+/// Ranks of the board, and the ranks in each third of it (k3k3 buckets).
+const RANKS: usize = 9;
+const THIRD: usize = 3;
 
 /// One affine layer: i32 biases and i8 weights, one row of `padded(inputs)` per output.
 #[derive(Clone)]
@@ -52,9 +56,44 @@ impl Affine {
 #[inline]
 fn clipped_relu(input: &[i32], out: &mut [u8]) {
     for (o, &x) in out.iter_mut().zip(input) {
-        *o = (x >> WEIGHT_SCALE_BITS).clamp(0, 127) as u8;
+        *o = clipped_relu_one(x);
     }
 }
+
+#[inline(always)]
+fn clipped_relu_one(x: i32) -> u8 {
+    (x >> WEIGHT_SCALE_BITS).clamp(0, 127) as u8
+}
+
+/// SqrClippedReLU as YaneuraOu's SFNN has it: `min(x² >> 19, 127)`, the square of the
+/// sum in the weights' scale (two shifts of 6) divided by 128 more. Negative sums square
+/// to positive values: nothing clips them at zero.
+#[inline(always)]
+fn sqr_clipped_relu(x: i32) -> u8 {
+    let square = (x as i64 * x as i64) >> (2 * WEIGHT_SCALE_BITS + 7);
+    square.min(127) as u8
+}
+
+/// The layers of one stack: `hidden1`, `hidden2` and the output, each affine.
+#[derive(Clone)]
+struct Layers {
+    hidden1: Affine,
+    hidden2: Affine,
+    output: Affine,
+}
+
+/// The magic string before each LEB128-compressed block of an SFNN file.
+const LEB128_MAGIC: &[u8] = b"COMPRESSED_LEB128";
+
+/// LEB128 bytes a number of `i16` takes at most: 7 bits each, and YaneuraOu's reader
+/// stops after the byte that reaches 16 bits.
+const LEB128_MAX_BYTES: usize = 3;
+
+/// Bits LEB128 stores per byte; the byte's top bit says another byte follows.
+const LEB128_BITS: u32 = 7;
+const LEB128_MORE: u8 = 0x80;
+/// The last byte's sign bit (the top one of its 7).
+const LEB128_SIGN: u8 = 0x40;
 
 /// A classic NNUE net, shared read-only by every search thread.
 #[derive(Clone)]
@@ -62,13 +101,16 @@ pub struct Network {
     arch: Architecture,
     /// The architecture string from the file's header (for display).
     structure: String,
+    /// An SFNN net's biases and weights are kept doubled (wrapping at 16 bits), as
+    /// YaneuraOu doubles them when it reads the file.
     transformer_biases: Aligned<i16>,
     /// One row of `half` weights per input feature.
     transformer_weights: Aligned<i16>,
-    hidden1: Affine,
-    hidden2: Affine,
-    output: Affine,
+    /// One stack for a classic net; an SFNN net's, in the order of its buckets.
+    stacks: Vec<Layers>,
     kernels: Kernels,
+    /// Bytes of the file read.
+    file_len: u64,
 }
 
 /// A net's parameters as its file holds them: the transformer's i16 biases and rows, then
@@ -95,6 +137,8 @@ impl std::fmt::Debug for Network {
 struct Reader<R: Read> {
     inner: R,
     buf: Vec<u8>,
+    /// Bytes read so far.
+    consumed: u64,
 }
 
 /// Bytes converted per read.
@@ -105,6 +149,7 @@ impl<R: Read> Reader<R> {
         Reader {
             inner,
             buf: Vec::with_capacity(BLOCK),
+            consumed: 0,
         }
     }
 
@@ -119,7 +164,9 @@ impl<R: Read> Reader<R> {
                     path: "the net file".to_string(),
                     error: e,
                 },
-            })
+            })?;
+        self.consumed += n as u64;
+        Ok(())
     }
 
     fn u32(&mut self) -> Result<u32, NnueError> {
@@ -154,6 +201,15 @@ impl<R: Read> Reader<R> {
         Ok(out)
     }
 
+    /// One stack of layers of `arch`.
+    fn layers(&mut self, arch: Architecture) -> Result<Layers, NnueError> {
+        Ok(Layers {
+            hidden1: self.affine(arch.first_inputs(), arch.first_outputs())?,
+            hidden2: self.affine(arch.second_inputs(), arch.hidden2)?,
+            output: self.affine(arch.hidden2, 1)?,
+        })
+    }
+
     fn affine(&mut self, inputs: usize, outputs: usize) -> Result<Affine, NnueError> {
         let biases = self.numbers(outputs, i32::from_le_bytes)?;
         let row = padded(inputs);
@@ -164,6 +220,51 @@ impl<R: Read> Reader<R> {
             weights,
             interleaved,
         })
+    }
+
+    /// `n` numbers of a LEB128-compressed block (an SFNN transformer's): the magic
+    /// string, the block's length in bytes, then each number in 7-bit groups, low
+    /// first, sign-extended from the last group. The block must hold exactly `n`.
+    fn leb128(&mut self, n: usize) -> Result<Aligned<i16>, NnueError> {
+        let bad = |why| NnueError::Compressed { why };
+        self.fill(LEB128_MAGIC.len())?;
+        if self.buf != LEB128_MAGIC {
+            return Err(bad("a block does not start with COMPRESSED_LEB128"));
+        }
+        let mut left = self.u32()? as usize;
+        if left < n || left > n * LEB128_MAX_BYTES {
+            return Err(bad("a block's length does not fit its count of numbers"));
+        }
+        let mut out = Aligned::<i16>::zeroed(n);
+        let mut done = 0;
+        let (mut value, mut shift) = (0u32, 0u32);
+        while left > 0 {
+            let count = left.min(BLOCK);
+            self.fill(count)?;
+            left -= count;
+            for &byte in &self.buf {
+                if done == n {
+                    return Err(bad("a block holds more than its count of numbers"));
+                }
+                value |= ((byte & !LEB128_MORE) as u32) << shift;
+                shift += LEB128_BITS;
+                if byte & LEB128_MORE == 0 {
+                    if shift < i16::BITS && byte & LEB128_SIGN != 0 {
+                        value |= !((1u32 << shift) - 1);
+                    }
+                    // The low 16 bits, as YaneuraOu keeps them.
+                    out[done] = value as u16 as i16;
+                    done += 1;
+                    (value, shift) = (0, 0);
+                } else if shift >= i16::BITS {
+                    return Err(bad("a number runs past 16 bits"));
+                }
+            }
+        }
+        if done != n || shift != 0 {
+            return Err(bad("a block ends before its count of numbers"));
+        }
+        Ok(out)
     }
 
     /// Whether the stream has ended.
@@ -232,6 +333,9 @@ impl Network {
         let mut r = Reader::new(source);
         let header = Header::read(&mut r, file_len)?;
         let arch = structure::identify(header.hash, &header.structure)?;
+        if arch.is_sfnn() {
+            return Network::read_sfnn(r, header, arch, file_len);
+        }
         let expected = arch.file_size(header.len - 12);
         if file_len != expected {
             return Err(NnueError::Size {
@@ -254,9 +358,7 @@ impl Network {
         let transformer_weights =
             r.numbers(arch.half * arch.features.dimensions(), i16::from_le_bytes)?;
         check(r.u32()?, arch.network_hash(), "network");
-        let hidden1 = r.affine(2 * arch.half, arch.hidden1)?;
-        let hidden2 = r.affine(arch.hidden1, arch.hidden2)?;
-        let output = r.affine(arch.hidden2, 1)?;
+        let layers = r.layers(arch)?;
         if !r.at_end() {
             // The file grew while it was read.
             return Err(NnueError::Size {
@@ -270,32 +372,108 @@ impl Network {
             structure: header.structure,
             transformer_biases,
             transformer_weights,
-            hidden1,
-            hidden2,
-            output,
+            stacks: vec![layers],
             kernels: Kernels::detect(),
+            file_len,
         };
         Ok((net, warnings))
     }
 
-    /// The parameters as the file held them (see [`Parameters`]).
+    /// Reads the rest of an SFNN file after its header: the transformer's hash and its
+    /// LEB128-compressed biases and weights, then each stack's hash and layers. Its size
+    /// is known only once read: it must end right after the last stack.
+    fn read_sfnn(
+        mut r: Reader<impl Read>,
+        header: Header,
+        arch: Architecture,
+        file_len: u64,
+    ) -> Result<(Network, Vec<String>), NnueError> {
+        // Every number of the transformer takes 1 to 3 bytes: a file outside these
+        // bounds is refused before anything is allocated for it.
+        let numbers = (arch.half * (1 + arch.features.dimensions())) as u64;
+        let fixed = header.len as u64
+            + 4
+            + 2 * (LEB128_MAGIC.len() as u64 + 4)
+            + arch.stacks() as u64 * (4 + arch.stack_size());
+        let (least, most) = (fixed + numbers, fixed + numbers * LEB128_MAX_BYTES as u64);
+        if file_len < least || file_len > most {
+            return Err(NnueError::SfnnSize {
+                arch: arch.name(),
+                least,
+                most,
+                actual: file_len,
+            });
+        }
+        let mut warnings = Vec::new();
+        let mut check = |found: u32, want: u32, what: &str| {
+            if found != want {
+                warnings.push(format!(
+                    "the {what} hash is {found:#010x}, not {want:#010x} as {} files have; loaded anyway",
+                    arch.name()
+                ));
+            }
+        };
+        check(r.u32()?, arch.transformer_hash(), "feature transformer");
+        let mut transformer_biases = r.leb128(arch.half)?;
+        let mut transformer_weights = r.leb128(arch.half * arch.features.dimensions())?;
+        // YaneuraOu doubles the transformer on reading (in 16 bits) and works with the
+        // doubled values; so does hayate.
+        for v in transformer_biases
+            .iter_mut()
+            .chain(transformer_weights.iter_mut())
+        {
+            *v = v.wrapping_mul(2);
+        }
+        let mut stacks = Vec::with_capacity(arch.stacks());
+        for _ in 0..arch.stacks() {
+            check(r.u32()?, arch.network_hash(), "layer stack");
+            stacks.push(r.layers(arch)?);
+        }
+        if !r.at_end() {
+            return Err(NnueError::SfnnSize {
+                arch: arch.name(),
+                least: r.consumed,
+                most: r.consumed,
+                actual: file_len,
+            });
+        }
+        let net = Network {
+            arch,
+            structure: header.structure,
+            transformer_biases,
+            transformer_weights,
+            stacks,
+            kernels: Kernels::detect(),
+            file_len,
+        };
+        Ok((net, warnings))
+    }
+
+    /// The parameters as the file held them (see [`Parameters`]): a classic net's (an
+    /// SFNN net's first stack only, and its transformer doubled).
     pub fn parameters(&self) -> Parameters<'_> {
         fn layer(a: &Affine) -> (&[i32], &[i8]) {
             (&a.biases, &a.weights)
         }
+        let stack = &self.stacks[0];
         Parameters {
             transformer_biases: &self.transformer_biases,
             transformer_weights: &self.transformer_weights,
             layers: [
-                layer(&self.hidden1),
-                layer(&self.hidden2),
-                layer(&self.output),
+                layer(&stack.hidden1),
+                layer(&stack.hidden2),
+                layer(&stack.output),
             ],
         }
     }
 
     pub fn arch(&self) -> Architecture {
         self.arch
+    }
+
+    /// Bytes of the file the net was read from.
+    pub fn file_len(&self) -> u64 {
+        self.file_len
     }
 
     /// The architecture string of the file.
@@ -357,17 +535,46 @@ impl Network {
         );
     }
 
-    /// The evaluation from the two accumulators, the side to move's first: the output
-    /// unit divided by `fv_scale` (rounding towards zero), clamped to ±[`MAX_EVAL`].
-    /// `transformed` is scratch space of `2 · half` bytes (the caller keeps it, so that
-    /// it is not cleared at every evaluation).
+    /// The layer stack that evaluates `pos` (both kings on the board): 0 for a classic
+    /// net; for an SFNN net's k3k3 buckets, three times the third of the board the side
+    /// to move's king stands in, plus the other king's third, each counted from its own
+    /// side's back rank (YaneuraOu's `king3_by_king3_bucket`).
+    #[inline]
+    pub fn stack_of(&self, pos: &Position) -> usize {
+        match self.arch.layout {
+            Layout::Classic | Layout::Sfnn(Buckets::One) => 0,
+            Layout::Sfnn(Buckets::K3K3) => {
+                let us = pos.side_to_move();
+                // Ranks from the top of the board (rank a, White's back rank).
+                let rank = |c| pos.king_square(c).expect("both kings").index() % RANKS;
+                let (mut ours, mut theirs) = (rank(us), rank(!us));
+                if us == Color::Black {
+                    theirs = RANKS - 1 - theirs;
+                } else {
+                    ours = RANKS - 1 - ours;
+                }
+                (ours / THIRD) * 3 + theirs / THIRD
+            }
+        }
+    }
+
+    /// The evaluation from the two accumulators, the side to move's first, through
+    /// layer stack `stack` ([`stack_of`](Self::stack_of)): the output unit divided by
+    /// `fv_scale` (rounding towards zero), clamped to ±[`MAX_EVAL`]. `transformed` is
+    /// scratch space of `2 · half` bytes (the caller keeps it, so that it is not cleared
+    /// at every evaluation).
     pub fn propagate(
         &self,
         us: &[i16],
         them: &[i16],
         fv_scale: i32,
         transformed: &mut [u8],
+        stack: usize,
     ) -> i32 {
+        if self.arch.is_sfnn() {
+            return self.propagate_sfnn(us, them, fv_scale, transformed, stack);
+        }
+        let layers = &self.stacks[0];
         let half = self.arch.half;
         let transformed = &mut transformed[..2 * half];
         simd::clamp_to_u8(self.kernels, us, &mut transformed[..half]);
@@ -378,17 +585,70 @@ impl Network {
         let mut sums = [0i32; MAX_HIDDEN];
         // Padded inputs of the next layer stay zero.
         let mut hidden1 = [0u8; MAX_HIDDEN];
-        self.hidden1
+        layers
+            .hidden1
             .propagate(self.kernels, transformed, &mut sums[..h1]);
         clipped_relu(&sums[..h1], &mut hidden1[..h1]);
         let mut hidden2 = [0u8; MAX_HIDDEN];
-        self.hidden2
+        layers
+            .hidden2
             .propagate(self.kernels, &hidden1[..padded(h1)], &mut sums[..h2]);
         clipped_relu(&sums[..h2], &mut hidden2[..h2]);
         let mut out = [0i32; 1];
-        self.output
+        layers
+            .output
             .propagate(self.kernels, &hidden2[..padded(h2)], &mut out);
         (out[0] / fv_scale).clamp(-MAX_EVAL, MAX_EVAL)
+    }
+
+    /// [`propagate`](Self::propagate) for an SFNN net: each side's two halves multiplied
+    /// into `half / 2` bytes, the chosen stack's first layer, its outputs squared and
+    /// clipped side by side, the second layer, ClippedReLU, the output layer, and the
+    /// first layer's extra output added as it is when hidden1 is 8n − 1.
+    fn propagate_sfnn(
+        &self,
+        us: &[i16],
+        them: &[i16],
+        fv_scale: i32,
+        transformed: &mut [u8],
+        stack: usize,
+    ) -> i32 {
+        let layers = &self.stacks[stack];
+        let half = self.arch.half;
+        let transformed = &mut transformed[..half];
+        let (ours, theirs) = transformed.split_at_mut(half / 2);
+        simd::pairwise_product(self.kernels, us, ours);
+        simd::pairwise_product(self.kernels, them, theirs);
+
+        let (h1, h2) = (self.arch.hidden1, self.arch.hidden2);
+        let mut first = [0i32; MAX_HIDDEN];
+        layers.hidden1.propagate(
+            self.kernels,
+            transformed,
+            &mut first[..self.arch.first_outputs()],
+        );
+        // check_bounds keeps 2·hidden1, padded, within MAX_HIDDEN; the padding stays zero.
+        let mut hidden1 = [0u8; MAX_HIDDEN];
+        for (i, &x) in first[..h1].iter().enumerate() {
+            hidden1[i] = sqr_clipped_relu(x);
+            hidden1[h1 + i] = clipped_relu_one(x);
+        }
+        let mut sums = [0i32; MAX_HIDDEN];
+        layers
+            .hidden2
+            .propagate(self.kernels, &hidden1[..padded(2 * h1)], &mut sums[..h2]);
+        let mut hidden2 = [0u8; MAX_HIDDEN];
+        clipped_relu(&sums[..h2], &mut hidden2[..h2]);
+        let mut out = [0i32; 1];
+        layers
+            .output
+            .propagate(self.kernels, &hidden2[..padded(h2)], &mut out);
+        let mut value = out[0];
+        if self.arch.shortcut() {
+            // As YaneuraOu adds it: unscaled, in 32 bits.
+            value = value.wrapping_add(first[h1]);
+        }
+        (value / fv_scale).clamp(-MAX_EVAL, MAX_EVAL)
     }
 
     /// The evaluation of `pos` for the side to move, computed from scratch; `None` when a
@@ -406,6 +666,7 @@ impl Network {
         self.refresh(pos, side, us);
         self.refresh(pos, !side, them);
         let mut transformed = Aligned::<u8>::zeroed(2 * half);
-        Some(self.propagate(us, them, fv_scale, &mut transformed))
+        let stack = self.stack_of(pos);
+        Some(self.propagate(us, them, fv_scale, &mut transformed, stack))
     }
 }

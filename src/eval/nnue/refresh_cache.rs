@@ -10,16 +10,18 @@
 //! hand counts (the "Finny tables" of chess engines).
 
 use super::aligned::Aligned;
-use super::features::{board_state, hand_state, KingFrame, NON_KING_PIECES};
+use super::features::{board_state, hand_state, KingFrame, MAX_ACTIVE, NON_KING_PIECES};
 use super::network::Network;
 use crate::position::Position;
 use crate::types::{Bitboard, Color, Hand, Piece, PieceKind, Square};
 use arrayvec::ArrayVec;
 
-/// Whether pieces of `kind` on the board are features (all but the king).
+/// Whether pieces of `kind` on the board are features: all but the kings, which are
+/// too when `kings` (HalfKA_hm2). An entry's own king never moves, so only the other
+/// king then brings a change.
 #[inline(always)]
-fn is_feature(kind: PieceKind) -> bool {
-    kind != PieceKind::King
+fn is_feature(kind: PieceKind, kings: bool) -> bool {
+    kings || kind != PieceKind::King
 }
 
 /// The pieces an entry's accumulator sums.
@@ -41,9 +43,9 @@ impl Pieces {
     };
 }
 
-/// Rows a diff may hold: an entry sums [`NON_KING_PIECES`] features, so it loses at
+/// Rows a diff may hold: an entry sums at most [`MAX_ACTIVE`] features, so it loses at
 /// most that many and gains at most that many.
-type Rows = ArrayVec<u32, NON_KING_PIECES>;
+type Rows = ArrayVec<u32, MAX_ACTIVE>;
 
 /// One search thread's stored accumulators, `[side][king square]`.
 #[derive(Default)]
@@ -78,8 +80,17 @@ impl RefreshCache {
         let cached = &mut self.pieces[entry];
         let mut removed = Rows::new();
         let mut added = Rows::new();
-        let frame = KingFrame::new(net.arch().features, viewer, king);
-        if !diff(pos, viewer, frame, cached, &mut removed, &mut added) {
+        let set = net.arch().features;
+        let frame = KingFrame::new(set, viewer, king);
+        if !diff(
+            pos,
+            viewer,
+            frame,
+            set.has_kings(),
+            cached,
+            &mut removed,
+            &mut added,
+        ) {
             // More pieces than a set has: the position is not one a net numbers.
             net.refresh(pos, viewer, out);
             return;
@@ -95,12 +106,14 @@ impl RefreshCache {
 }
 
 /// Lists the features `viewer` (its king's square giving `frame`) loses and gains from
-/// the pieces of `cached` to those of `pos`, and makes `cached` those of `pos`. Returns
-/// `false`, changing nothing, when `pos` has more non-king pieces than a set.
+/// the pieces of `cached` to those of `pos` (the kings among them when `kings`), and
+/// makes `cached` those of `pos`. Returns `false`, changing nothing, when `pos` has more
+/// non-king pieces than a set.
 fn diff(
     pos: &Position,
     viewer: Color,
     frame: KingFrame,
+    kings: bool,
     cached: &mut Pieces,
     removed: &mut Rows,
     added: &mut Rows,
@@ -119,7 +132,7 @@ fn diff(
     }
     for color in Color::ALL {
         let boards = &mut cached.boards[color.index()];
-        for kind in PieceKind::ALL.into_iter().filter(|&k| is_feature(k)) {
+        for kind in PieceKind::ALL.into_iter().filter(|&k| is_feature(k, kings)) {
             let now = pos.pieces_of(color, kind);
             let was = boards[kind.index()];
             let changed = now ^ was;

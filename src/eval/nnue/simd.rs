@@ -132,6 +132,37 @@ pub fn clamp_to_u8(kernels: Kernels, acc: &[i16], out: &mut [u8]) {
     }
 }
 
+/// An SFNN transformer half's largest value: YaneuraOu clamps each (doubled) sum to
+/// `0..=2·127` before multiplying.
+const PRODUCT_CLAMP: i16 = 2 * 127;
+
+/// The first factor is shifted left this far, and the product right by 16 (the high half
+/// of a 16-bit multiplication): `out = a · b / 512`, at most 126.
+const PRODUCT_SHIFT: u32 = 7;
+
+/// An SFNN side's output: `out[j] = (clamp(acc[j]) << 7) · clamp(acc[j + n]) >> 16`
+/// for the two halves of `acc` (each clamped to `0..=254`), `n = out.len() =
+/// acc.len() / 2`.
+#[inline]
+pub fn pairwise_product(kernels: Kernels, acc: &[i16], out: &mut [u8]) {
+    let n = out.len();
+    assert_eq!(acc.len(), 2 * n);
+    #[cfg(target_arch = "x86_64")]
+    if kernels.avx2() && n.is_multiple_of(32) {
+        // SAFETY: AVX2 is present (see `update`); `acc` has two halves of `n` elements
+        // and `out` has `n`, a multiple of 32: every load and store is in bounds.
+        unsafe { avx2::pairwise_product(acc, out) };
+        return;
+    }
+    let _ = kernels;
+    let (first, second) = acc.split_at(n);
+    for ((o, &a), &b) in out.iter_mut().zip(first).zip(second) {
+        let a = (a.clamp(0, PRODUCT_CLAMP) as i32) << PRODUCT_SHIFT;
+        let b = b.clamp(0, PRODUCT_CLAMP) as i32;
+        *o = ((a * b) >> 16) as u8;
+    }
+}
+
 /// `Σ input[i] · weights[i]` for an input of u8 (each at most 127) and i8 weights of the
 /// same length.
 #[inline]
@@ -507,6 +538,43 @@ mod avx2 {
             let packed = _mm256_max_epi8(_mm256_packs_epi16(a, b), zero);
             let ordered = _mm256_permute4x64_epi64::<0b11_01_10_00>(packed);
             store::<ALIGNED>(out.as_mut_ptr().add(i).cast(), ordered);
+        }
+    }
+
+    /// Sixteen sums from `p`, clamped to `0..=top` and shifted left for the product.
+    ///
+    /// # Safety
+    /// The CPU has AVX2; `p` points at 16 readable i16.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn first_factor(p: *const i16, top: __m256i, zero: __m256i) -> __m256i {
+        let v = _mm256_loadu_si256(p.cast());
+        let clamped = _mm256_max_epi16(_mm256_min_epi16(v, top), zero);
+        _mm256_slli_epi16::<{ super::PRODUCT_SHIFT as i32 }>(clamped)
+    }
+
+    /// # Safety
+    /// The CPU has AVX2; `acc` has `2 · out.len()` elements, and `out.len()` is a
+    /// multiple of 32.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn pairwise_product(acc: &[i16], out: &mut [u8]) {
+        let n = out.len();
+        let zero = _mm256_setzero_si256();
+        let top = _mm256_set1_epi16(super::PRODUCT_CLAMP);
+        let (first, second) = (acc.as_ptr(), acc.as_ptr().add(n));
+        for i in (0..n).step_by(32) {
+            let a0 = first_factor(first.add(i), top, zero);
+            let a1 = first_factor(first.add(i + 16), top, zero);
+            // The second factor is not clamped at zero: a negative one makes a
+            // negative product, which the unsigned pack turns into 0, as the clamp would.
+            let b0 = _mm256_min_epi16(_mm256_loadu_si256(second.add(i).cast()), top);
+            let b1 = _mm256_min_epi16(_mm256_loadu_si256(second.add(i + 16).cast()), top);
+            let p0 = _mm256_mulhi_epi16(a0, b0);
+            let p1 = _mm256_mulhi_epi16(a1, b1);
+            // The pack interleaves 128-bit lanes; the permute puts them back in order.
+            let packed = _mm256_packus_epi16(p0, p1);
+            let ordered = _mm256_permute4x64_epi64::<0b11_01_10_00>(packed);
+            _mm256_storeu_si256(out.as_mut_ptr().add(i).cast(), ordered);
         }
     }
 

@@ -13,9 +13,19 @@
 //! trainer `AffineTransform`. Only the classic chain is read here; anything else
 //! (another feature set, another layer stack) is not a shape of [`Architecture`].
 //!
+//! SFNN nets have a string of their own (YaneuraOu's `GetArchitectureString` with
+//! `SFNNwoPSQT`):
+//!
+//! ```text
+//! ModelType=SFNNWithoutPsqt;Features=HalfKA_hm2(Friend)[73305->1536x2],Network=SFNN-1536{LayerStack=9}
+//! ```
+//!
+//! where the network is `SFNN-1536` for YaneuraOu's SFNN1536 edition, and the edition's
+//! name (`SFNN_halfkahm2_1024_15_32_k3k3`) for the shapes its generator makes.
+//!
 //! [`identify`] puts the string and the header's hash together into the file's shape.
 
-use super::arch::{Architecture, FeatureSet, COMMON};
+use super::arch::{Architecture, Buckets, FeatureSet, COMMON};
 use super::error::NnueError;
 
 /// Largest number read from the string: far above any size a net has, small enough that
@@ -89,11 +99,73 @@ pub fn parse(s: &str) -> Option<Architecture> {
     consistent.then(|| Architecture::new(features, half, h1, h2))
 }
 
+/// What an SFNN string starts with.
+const SFNN_PREFIX: &str = "ModelType=SFNNWithoutPsqt;Features=";
+
+/// The network name of YaneuraOu's predefined SFNN1536 header.
+const SFNN1536_NETWORK: &str = "SFNN-1536";
+
+/// The shape an SFNN net's architecture string describes, if hayate reads it: HalfKA_hm2
+/// features, one stack or k3k3 buckets (not the hand or progress buckets, nor the
+/// common/shard split of YaneuraOu's other SFNN editions).
+pub fn parse_sfnn(s: &str) -> Option<Architecture> {
+    let (features, network) = s.strip_prefix(SFNN_PREFIX)?.split_once(",Network=")?;
+    let (name, sizes) = features.strip_suffix(']')?.split_once('[')?;
+    let set = FeatureSet::HalfKAhm2;
+    if name != set.name() {
+        return None;
+    }
+    let (dimensions, half) = sizes.split_once("->")?;
+    let half = number(half.strip_suffix("x2")?)?;
+    if number(dimensions)? != set.dimensions() {
+        return None;
+    }
+    let (network, stacks) = network.strip_suffix('}')?.split_once("{LayerStack=")?;
+    let arch = if network == SFNN1536_NETWORK {
+        Architecture::SFNN1536
+    } else {
+        // `SFNN_halfkahm2_<FT>_<H1>_<H2>[_k3k3]`, in any case.
+        let lower = network.to_ascii_lowercase();
+        let mut parts = lower.split('_');
+        if parts.next()? != "sfnn" || parts.next()? != set.short_name() {
+            return None;
+        }
+        let ft = number(parts.next()?)?;
+        let h1 = number(parts.next()?)?;
+        let h2 = number(parts.next()?)?;
+        let buckets = match parts.next() {
+            None => Buckets::One,
+            Some("k3k3") => Buckets::K3K3,
+            Some(_) => return None,
+        };
+        if parts.next().is_some() || ft != half {
+            return None;
+        }
+        Architecture::sfnn(set, ft, h1, h2, buckets)
+    };
+    (arch.half == half && number(stacks)? == arch.stacks()).then_some(arch)
+}
+
 /// The shape of a net file from its header: the shape its architecture string
 /// describes, when that shape's hash is the header's; else a common shape with the
 /// header's hash (files from other tools may word the string otherwise). The file's
 /// size is checked afterwards, against the shape found.
 pub fn identify(hash: u32, structure: &str) -> Result<Architecture, NnueError> {
+    if let Some(arch) = parse_sfnn(structure) {
+        arch.check_bounds().map_err(|why| NnueError::Bounds {
+            arch: arch.name(),
+            why,
+        })?;
+        return if arch.hash() == hash {
+            Ok(arch)
+        } else {
+            Err(NnueError::Hash {
+                arch: arch.name(),
+                found: hash,
+                expected: arch.hash(),
+            })
+        };
+    }
     let described = parse(structure);
     if let Some(arch) = described {
         arch.check_bounds().map_err(|why| NnueError::Bounds {
@@ -146,6 +218,38 @@ mod tests {
             parse(kp),
             Some(Architecture::new(FeatureSet::KP, 768, 16, 64))
         );
+    }
+
+    /// The string of YaneuraOu's SFNN1536 edition (as its `nnue_dummy_gen.py` writes it),
+    /// and a shape of its generator by the edition's name.
+    #[test]
+    fn sfnn_strings_are_read() {
+        let s = "ModelType=SFNNWithoutPsqt;Features=HalfKA_hm2(Friend)[73305->1536x2],\
+                 Network=SFNN-1536{LayerStack=9}";
+        assert_eq!(parse_sfnn(s), Some(Architecture::SFNN1536));
+        assert_eq!(Architecture::SFNN1536.structure(), s);
+        assert_eq!(identify(0x3C20_3B32, s).ok(), Some(Architecture::SFNN1536));
+        let e = identify(0x3C20_3B32 ^ 1, s).unwrap_err();
+        assert!(matches!(e, NnueError::Hash { .. }), "{e}");
+        let other = "ModelType=SFNNWithoutPsqt;Features=HalfKA_hm2(Friend)[73305->1024x2],\
+                     Network=SFNN_HALFKAHM2_1024_8_64{LayerStack=1}";
+        let a = Architecture::sfnn(FeatureSet::HalfKAhm2, 1024, 8, 64, Buckets::One);
+        assert_eq!(parse_sfnn(other), Some(a));
+        assert_eq!(parse_sfnn(&a.structure()), Some(a));
+        // Buckets hayate does not read, stack counts that do not match, other features.
+        for damaged in [
+            s.replace("SFNN-1536", "SFNN_halfkahm2_1536_15_32_hand4_k3k3"),
+            s.replace("=9}", "=8}"),
+            s.replace("->1536x2", "->1024x2"),
+            s.replace("HalfKA_hm2(Friend)[73305", "HalfKP(Friend)[125388"),
+            other.replace("_64{", "_64_progress8{"),
+        ] {
+            assert_eq!(parse_sfnn(&damaged), None, "{damaged}");
+        }
+        // Shapes out of bounds: hidden1 neither 8n nor 8n - 1.
+        let odd = other.replace("_8_64", "_9_64");
+        let e = identify(0x3C20_3B32, &odd).unwrap_err();
+        assert!(e.to_string().contains("first hidden layer of 9"), "{e}");
     }
 
     #[test]
