@@ -144,6 +144,11 @@ const SCORE_DROP_FULL: i32 = 300;
 const STRETCH_UNSETTLED: f64 = 1.1;
 const STRETCH_SETTLING: f64 = 0.9;
 const STRETCH_SETTLED: f64 = 0.7;
+/// Below this share of the nodes under the best move the optimum is kept...
+const EFFORT_SHARE_LOW: f64 = 0.5;
+/// ...and from this share on it is scaled by `EFFORT_FACTOR_HIGH` (linearly between).
+const EFFORT_SHARE_HIGH: f64 = 0.8;
+const EFFORT_FACTOR_HIGH: f64 = 0.75;
 
 /// The budget for a move at game ply `ply` (1-based, as SFEN counts) with `clock`.
 pub fn budget(clock: Clock, ply: u32, options: TimeOptions) -> Budget {
@@ -221,6 +226,14 @@ pub fn stretch(best_move_changes: f64, score_drop: i32, stable_iterations: u32) 
         _ => STRETCH_SETTLED,
     };
     instability * falling * stability
+}
+
+/// The optimum's factor by the share of this search's nodes spent under the best move:
+/// a move whose alternatives were all refuted quickly (most of the nodes went to it)
+/// needs less time than one among close rivals.
+pub fn effort_factor(share: f64) -> f64 {
+    let t = ((share - EFFORT_SHARE_LOW) / (EFFORT_SHARE_HIGH - EFFORT_SHARE_LOW)).clamp(0.0, 1.0);
+    1.0 + t * (EFFORT_FACTOR_HIGH - 1.0)
 }
 
 #[cfg(test)]
@@ -465,6 +478,29 @@ mod tests {
             TimeOptions::default(),
         );
         assert!(ms(b.optimum) > 2_000);
+    }
+
+    #[test]
+    fn a_best_move_that_took_most_of_the_nodes_stops_sooner() {
+        // Close rivals (a third of the nodes each): the optimum is kept.
+        assert_eq!(effort_factor(0.3), 1.0);
+        assert_eq!(effort_factor(EFFORT_SHARE_LOW), 1.0);
+        // Alternatives refuted at once: the full cut, and no more past it.
+        assert_eq!(effort_factor(EFFORT_SHARE_HIGH), EFFORT_FACTOR_HIGH);
+        assert_eq!(effort_factor(1.0), EFFORT_FACTOR_HIGH);
+        // In between, falling steadily.
+        let mid = effort_factor((EFFORT_SHARE_LOW + EFFORT_SHARE_HIGH) / 2.0);
+        assert!(EFFORT_FACTOR_HIGH < mid && mid < 1.0, "{mid}");
+        assert!(effort_factor(0.6) > effort_factor(0.7));
+        // A settled search with a dominant move stops at the optimum times both.
+        let budget = Budget {
+            optimum: Duration::from_millis(1000),
+            maximum: Duration::from_millis(5000),
+            use_all: false,
+        };
+        let factor = stretch(0.0, 0, 10) * effort_factor(0.95);
+        assert!(!budget.spent(Duration::from_millis(520), factor));
+        assert!(budget.spent(Duration::from_millis(530), factor));
     }
 
     #[test]

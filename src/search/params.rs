@@ -94,9 +94,6 @@ params! {
     /// 1: captures and promotions are reduced at every node (their history as the
     /// statistic); 0: only at expected cut nodes.
     lmr_tactical_all = 0, 0..=1;
-    /// In a PV node, the moves after one that raised alpha are searched this many plies
-    /// shallower (between depth 3 and 13): the best move is probably found already.
-    alpha_raise_drop = 0, 0..=3;
 
     /// Reverse futility pruning is tried up to this depth.
     rfp_depth = 7, 1..=16;
@@ -126,9 +123,6 @@ params! {
     /// From this depth a null-move cutoff is verified by a reduced search with null
     /// moves off, against zugzwang-like positions (rare in shogi, but costly when met).
     nmp_verify_depth = 12, 6..=30;
-    /// 1: the null move only at expected cut nodes (YaneuraOu's rule); 0: at every
-    /// non-PV node.
-    nmp_cut_only = 0, 0..=1;
 
     /// ProbCut from this depth on (0: off): a capture that beats beta by this margin in a
     /// search four plies shallower cuts the node.

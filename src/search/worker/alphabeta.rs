@@ -219,7 +219,7 @@ impl Worker {
         if depth >= params::iir_depth() && tt_move.is_none() && (PV || cut_node) {
             depth -= 1;
         }
-        let mut node = Node { depth, ..node };
+        let node = Node { depth, ..node };
 
         // Step 7. The move loop.
         let previous = if p >= 1 && !self.frames[p - 1].null_move {
@@ -323,6 +323,7 @@ impl Worker {
             let new_depth = depth - 1 + extension;
 
             self.frames[p].current = Some((moved, mv));
+            let nodes_before = self.nodes;
             self.make(mv, ply);
 
             // Step 10. Late moves first with a reduced null window, then (if they beat
@@ -361,7 +362,8 @@ impl Worker {
             }
 
             if root {
-                self.update_root_move(mv, score, alpha, searched, p);
+                let effort = self.nodes - nodes_before;
+                self.update_root_move(mv, score, alpha, searched, p, effort);
             }
             if score > best_score {
                 best_score = score;
@@ -374,11 +376,6 @@ impl Worker {
                         break;
                     }
                     alpha = score;
-                    let drop = params::alpha_raise_drop();
-                    if PV && !root && drop > 0 && depth > 2 && depth < 14 {
-                        depth -= drop;
-                        node = Node { depth, ..node };
-                    }
                 }
             }
             if Some(mv) != best_move {
@@ -515,7 +512,6 @@ impl Worker {
             || static_eval < beta
             || after_null
             || ply < self.nmp_min_ply
-            || (params::nmp_cut_only() != 0 && !cut_node)
             || beta <= -MATE_BOUND
         {
             return None;
@@ -717,8 +713,17 @@ impl Worker {
         r - history_score * 1024 / params::lmr_history_divisor()
     }
 
-    /// Keeps a root move's score and line (-infinity when it failed low: not exact).
-    fn update_root_move(&mut self, mv: Move, score: i32, alpha: i32, searched: usize, p: usize) {
+    /// Keeps a root move's score and line (-infinity when it failed low: not exact), and
+    /// adds the nodes searched under it to its effort.
+    fn update_root_move(
+        &mut self,
+        mv: Move,
+        score: i32,
+        alpha: i32,
+        searched: usize,
+        p: usize,
+        effort: u64,
+    ) {
         let child_pv = self.pv[p + 1].clone();
         let seldepth = self.seldepth;
         let rm = self
@@ -726,6 +731,7 @@ impl Worker {
             .iter_mut()
             .find(|r| r.mv == mv)
             .expect("a root move");
+        rm.effort += effort;
         if searched == 1 || score > alpha {
             rm.score = score;
             rm.seldepth = seldepth;

@@ -103,8 +103,10 @@ impl Worker {
                     } else {
                         previous_iteration_score - score
                     };
+                    let share = best.effort as f64 / self.nodes.max(1) as f64;
                     let factor =
-                        crate::time::stretch(self.best_move_changes, drop, stable_iterations);
+                        crate::time::stretch(self.best_move_changes, drop, stable_iterations)
+                            * crate::time::effort_factor(share);
                     if budget.spent(job.start.elapsed(), factor) {
                         break;
                     }

@@ -58,6 +58,9 @@ pub struct RootMove {
     pub previous_score: i32,
     pub seldepth: i32,
     pub pv: Vec<Move>,
+    /// Nodes this thread searched under the move in this search, all iterations
+    /// together: the time manager's measure of how clearly it stands out.
+    pub effort: u64,
 }
 
 /// A search thread's own state, kept from one search to the next.
@@ -234,6 +237,7 @@ impl Worker {
                 previous_score: -INFINITE,
                 seldepth: 0,
                 pv: vec![mv],
+                effort: 0,
             })
             .collect();
         self.job = Some(job);
