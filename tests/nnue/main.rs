@@ -4,6 +4,7 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod netinfo;
 mod reference;
 mod sfnn;
 mod writer;

@@ -7,6 +7,7 @@
 //! - [`structure`]: the architecture string of a file's header, read into a shape;
 //! - [`load`] and [`Network::from_bytes`]: the file, checked before it is trusted;
 //! - [`builtin`]: the net built into the binary (`EvalFile=internal`);
+//! - [`info`]: `hayate netinfo`, what a net file is;
 //! - [`features`]: which feature rows a position switches on, and what a move changes;
 //! - [`AccumulatorStack`]: the search's incrementally updated accumulators;
 //! - [`refresh_cache`]: recounts after a king move, from the last accumulator of its square;
@@ -19,6 +20,7 @@ pub mod arch;
 pub mod builtin;
 mod error;
 pub mod features;
+pub mod info;
 mod load;
 mod network;
 pub mod refresh_cache;

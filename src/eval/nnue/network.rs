@@ -83,7 +83,7 @@ struct Layers {
 }
 
 /// The magic string before each LEB128-compressed block of an SFNN file.
-const LEB128_MAGIC: &[u8] = b"COMPRESSED_LEB128";
+pub(super) const LEB128_MAGIC: &[u8] = b"COMPRESSED_LEB128";
 
 /// LEB128 bytes a number of `i16` takes at most: 7 bits each, and YaneuraOu's reader
 /// stops after the byte that reaches 16 bits.
@@ -474,6 +474,21 @@ impl Network {
     /// Bytes of the file the net was read from.
     pub fn file_len(&self) -> u64 {
         self.file_len
+    }
+
+    /// Bytes the loaded net's parameters take in memory: the transformer, and each
+    /// affine layer twice (as the file has it, and interleaved for the kernels).
+    pub fn memory_bytes(&self) -> u64 {
+        fn affine(a: &Affine) -> usize {
+            a.biases.len() * 4 + a.weights.len() + a.interleaved.len()
+        }
+        let transformer = 2 * (self.transformer_biases.len() + self.transformer_weights.len());
+        let stacks: usize = self
+            .stacks
+            .iter()
+            .map(|s| affine(&s.hidden1) + affine(&s.hidden2) + affine(&s.output))
+            .sum();
+        (transformer + stacks + self.structure.len()) as u64
     }
 
     /// The architecture string of the file.
