@@ -45,7 +45,7 @@ impl AccumulatorStack {
         if self.transformed.len() != 2 * self.half {
             self.transformed = Aligned::zeroed(2 * self.half);
         }
-        if net.arch().features.king_relative() {
+        if net.arch().features.cacheable() {
             self.cache.reset(net);
         }
     }
@@ -115,7 +115,7 @@ impl AccumulatorStack {
         let at = self.offset(ply, side);
         let half = self.half;
         let acc = &mut self.values[at..at + half];
-        if set.king_relative() {
+        if set.cacheable() {
             self.cache.refresh(net, pos, side, acc);
         } else {
             net.refresh(pos, side, acc);
