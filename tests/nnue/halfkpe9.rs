@@ -5,6 +5,7 @@
 
 use super::writer::{self, Rng};
 use super::{engine_with_net, eval_value, ready, walk_incrementally, TempDir, TestNet, STARTS};
+use hayate::eval::nnue::{AccumulatorStack, Dirty};
 use hayate::position::PositionCommand;
 use hayate::Position;
 use std::path::PathBuf;
@@ -72,6 +73,40 @@ fn halfkpe9_accumulators_along_lines_equal_a_full_count() {
     let net = &halfkpe9().net;
     for (i, start) in STARTS.iter().enumerate() {
         walk_incrementally(net, start, 0xe9 + i as u64, 300);
+    }
+}
+
+/// Every ply evaluated through the stack as the search goes down a random line and back
+/// (so each accumulator is its parent's plus the features that differ, or a recount
+/// after the side's own king moved), against a count from nothing.
+#[test]
+fn halfkpe9_updates_from_the_parent_equal_a_full_count() {
+    let net = &halfkpe9().net;
+    const PLIES: usize = 40;
+    for (i, start) in STARTS.iter().enumerate() {
+        let mut rng = Rng(0xe9e9 + i as u64);
+        let mut pos: Position = start.parse().unwrap();
+        let mut stack = AccumulatorStack::new();
+        stack.reset(net, PLIES + 1);
+        let mut ply = 0;
+        assert_eq!(
+            Some(stack.evaluate(net, &pos, 0, 16)),
+            net.evaluate(&pos, 16)
+        );
+        for _ in 0..200 {
+            let moves = pos.legal_moves();
+            if ply > 0 && (ply == PLIES || moves.is_empty() || rng.next().is_multiple_of(4)) {
+                pos.undo();
+                ply -= 1;
+            } else if !moves.is_empty() {
+                let mv = moves[(rng.next() % moves.len() as u64) as usize];
+                stack.push(ply + 1, Dirty::of_move(&pos, mv));
+                pos.play_unchecked(mv);
+                ply += 1;
+            }
+            let got = stack.evaluate(net, &pos, ply, 16);
+            assert_eq!(Some(got), net.evaluate(&pos, 16), "ply {ply}: {pos}");
+        }
     }
 }
 

@@ -372,14 +372,20 @@ impl Dirty {
         self.len += 1;
     }
 
+    /// Whether the move is one of `viewer`'s own king.
+    #[inline(always)]
+    pub fn moves_king_of(&self, viewer: Color) -> bool {
+        matches!(self.king, Some((c, _, _)) if c == viewer)
+    }
+
     /// Whether `viewer`'s features must be recounted rather than updated: its own king
     /// moved, and HalfKP (HalfKP_vm, HalfKA_hm2) ties every feature to that king.
     #[inline(always)]
     pub fn needs_refresh(&self, set: FeatureSet, viewer: Color) -> bool {
         // A HalfKPE9 move also changes the features of the pieces whose attack counts it
-        // changes, which the move alone does not say: every ply is recounted.
-        set == FeatureSet::HalfKPE9
-            || set.king_relative() && matches!(self.king, Some((c, _, _)) if c == viewer)
+        // changes, which the move alone does not say: its updates are found otherwise
+        // (`AccumulatorStack`), never through `changed`.
+        set == FeatureSet::HalfKPE9 || set.king_relative() && self.moves_king_of(viewer)
     }
 
     /// The features `viewer` loses and gains, when no refresh is needed. `own_king` is

@@ -4,12 +4,11 @@
 use super::aligned::{Aligned, Plain};
 use super::arch::{padded, Architecture, Buckets, Layout, MAX_HIDDEN, VERSION};
 use super::error::NnueError;
-use super::features::{self, MAX_ACTIVE};
+use super::features;
 use super::simd::{self, Kernels};
 use super::structure;
 use crate::position::Position;
 use crate::types::Color;
-use arrayvec::ArrayVec;
 use std::io::Read;
 
 /// The bound YaneuraOu clamps a net's evaluation to (`VALUE_MAX_EVAL`: the mate value
@@ -526,7 +525,8 @@ impl Network {
         self.refresh_from(&active, acc);
     }
 
-    fn refresh_from(&self, active: &ArrayVec<u32, MAX_ACTIVE>, acc: &mut [i16]) {
+    /// Computes an accumulator from scratch into `acc` from its active features.
+    pub(super) fn refresh_from(&self, active: &[u32], acc: &mut [i16]) {
         simd::update(
             self.kernels,
             acc,
