@@ -1,8 +1,8 @@
 //! NNUE evaluation: YaneuraOu's net files (`nn.bin`), classic and SFNN, read and run so
 //! that the evaluation equals YaneuraOu's, bit for bit.
 //!
-//! - [`arch`]: the shapes read (HalfKP, HalfKP_vm and K+P classic nets of any width, like
-//!   `halfkp_256x2-32-32` or `halfkp_768x2-16-64`; SFNN nets over HalfKA_hm2 like
+//! - [`arch`]: the shapes read (HalfKP, HalfKP_vm, HalfKPE9 and K+P classic nets of any
+//!   width, like `halfkp_256x2-32-32` or `halfkp_768x2-16-64`; SFNN nets over HalfKA_hm2 like
 //!   `SFNN_halfkahm2_1536_15_32_k3k3`), their hashes and sizes;
 //! - [`structure`]: the architecture string of a file's header, read into a shape;
 //! - [`load`] and [`Network::from_bytes`]: the file, checked before it is trusted;
