@@ -15,6 +15,7 @@ pub mod lines;
 pub mod matches;
 pub mod mate;
 pub mod memory;
+pub mod netinfo;
 pub mod perft;
 pub mod position;
 pub mod rng;
@@ -71,6 +72,8 @@ enum Tool {
     Tune(tune::TuneArgs),
     /// Score self-play positions with a teacher engine, for tune
     Label(tune::LabelArgs),
+    /// What a net file is: format, shape, hashes, FV_SCALE, memory
+    Netinfo(netinfo::NetinfoArgs),
     /// Play on a CSA server (floodgate, shogi-server) with hayate or any USI engine
     Csa(csa::cli::CsaArgs),
 }
@@ -126,5 +129,6 @@ pub fn run(args: &[String]) -> i32 {
         Some(Tool::Tune(a)) => tune::tune_cli(a),
         Some(Tool::Label(a)) => tune::label_cli(a),
         Some(Tool::Csa(a)) => csa::run_cli(a),
+        Some(Tool::Netinfo(a)) => netinfo::run_cli(a),
     }
 }

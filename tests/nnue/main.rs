@@ -4,6 +4,8 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod halfkpe9;
+mod netinfo;
 mod reference;
 mod sfnn;
 mod writer;

@@ -42,6 +42,9 @@ impl<'a> RefNet<'a> {
             Features::KP => 1710,
             Features::HalfKP => 81 * 1548,
             Features::HalfKPvm => 45 * 1548,
+            Features::HalfKPE9 => {
+                panic!("no reference for HalfKPE9: its values are YaneuraOu's, in tests/data")
+            }
         };
         let ft_bias = 12 + len + 4;
         let ft_weights = ft_bias + 2 * half;
@@ -220,6 +223,7 @@ impl Parsed {
                 pieces
             }
             Features::HalfKP => pieces.iter().map(|&p| 1548 * own_king + p).collect(),
+            Features::HalfKPE9 => unreachable!("RefNet::new refuses HalfKPE9"),
             Features::HalfKPvm => {
                 // With the king on files 6 to 9 (file index 5 and up) the board is seen
                 // in a mirror: file f becomes file 8 - f, for the king and for every

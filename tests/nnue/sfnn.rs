@@ -470,7 +470,7 @@ fn sfnn_incremental_accumulators_equal_a_full_refresh() {
     refresh_cache_equals_a_full_count(net);
 }
 
-fn small_net() -> &'static [u8] {
+pub fn small_net() -> &'static [u8] {
     static NET: OnceLock<Vec<u8>> = OnceLock::new();
     NET.get_or_init(|| wide_net_of(SMALL, 0x5a11))
 }
@@ -483,7 +483,7 @@ fn first_block(bytes: &[u8]) -> usize {
 
 /// (file name, contents, words the refusal must contain): SFNN files damaged in each
 /// way the reader checks.
-fn malformed_sfnn_cases() -> Vec<(&'static str, Vec<u8>, &'static str)> {
+pub fn malformed_sfnn_cases() -> Vec<(&'static str, Vec<u8>, &'static str)> {
     let good = small_net();
     let block = first_block(good);
     let with = |at: usize, bytes: &[u8]| {

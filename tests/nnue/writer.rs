@@ -8,6 +8,8 @@ pub enum Features {
     KP,
     /// HalfKP on a board folded at the centre file.
     HalfKPvm,
+    /// HalfKP on nine planes, by the attack counts of each piece's square.
+    HalfKPE9,
 }
 
 /// A classic net shape: features and layer widths.
@@ -84,6 +86,14 @@ pub const HALFKPVM_256: Shape = Shape {
     h2: 32,
 };
 
+/// YaneuraOu's HalfKPE9 edition (`halfkpe9_256x2-32-32`).
+pub const HALFKPE9_256: Shape = Shape {
+    features: Features::HalfKPE9,
+    half: 256,
+    h1: 32,
+    h2: 32,
+};
+
 pub const VERSION: u32 = 0x7AF32F16;
 
 impl Shape {
@@ -93,6 +103,8 @@ impl Shape {
             Features::HalfKP => 81 * 1548,
             // The king on files 1 to 5 only.
             Features::HalfKPvm => 45 * 1548,
+            // Nine planes: 3 attack counts of the viewer's × 3 of the opponent's.
+            Features::HalfKPE9 => 9 * 81 * 1548,
         }
     }
 
@@ -100,7 +112,8 @@ impl Shape {
         match self.features {
             // FeatureSet<K, P>: K's hash with P's rotated left by one bit.
             Features::KP => 0xD3CEE169u32 ^ 0x764CFB4Bu32.rotate_left(1),
-            Features::HalfKP => 0x5D69D5B8,
+            // HalfKPE9 has HalfKP's value in YaneuraOu (`half_kpe9.h`).
+            Features::HalfKP | Features::HalfKPE9 => 0x5D69D5B8,
             Features::HalfKPvm => 0x0B6B1D9A,
         }
     }
@@ -127,6 +140,7 @@ impl Shape {
             Features::KP => "K+P",
             Features::HalfKP => "HalfKP(Friend)",
             Features::HalfKPvm => "HalfKP_vm(Friend)",
+            Features::HalfKPE9 => "HalfKPE9(Friend)",
         };
         let n = 2 * self.half;
         format!(

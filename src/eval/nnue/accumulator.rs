@@ -3,9 +3,15 @@
 //! evaluated, each side's accumulator is derived from the nearest ancestor's that is
 //! computed, or recounted when that side's king moved since (HalfKP, HalfKP_vm,
 //! HalfKA_hm2) or none is.
+//!
+//! HalfKPE9 features change with the attack counts of every piece's square, which a move
+//! changes far from where it plays: its accumulators are kept with their active features,
+//! and a ply's is its parent's plus the rows of the features that differ between the two
+//! lists (a recount when there is no computed parent, or the side's king moved).
 
 use super::aligned::Aligned;
-use super::features::Dirty;
+use super::arch::FeatureSet;
+use super::features::{self, Dirty, MAX_ACTIVE};
 use super::network::Network;
 use super::refresh_cache::RefreshCache;
 use crate::position::Position;
@@ -25,6 +31,32 @@ pub struct AccumulatorStack {
     /// Recounts of king-relative nets start from the accumulator last seen with the king
     /// on the square.
     cache: RefreshCache,
+    /// HalfKPE9: the sorted active features of each computed accumulator, `[ply][side]`.
+    active: Vec<[ArrayVec<u32, MAX_ACTIVE>; 2]>,
+}
+
+/// The features in `old` and not in `new` (`removed`) and the reverse (`added`), both
+/// sorted lists with repeats (absent pieces share one feature), counted as multisets.
+fn difference(old: &[u32], new: &[u32], removed: &mut Vec<u32>, added: &mut Vec<u32>) {
+    let (mut i, mut j) = (0, 0);
+    while i < old.len() && j < new.len() {
+        match old[i].cmp(&new[j]) {
+            std::cmp::Ordering::Equal => {
+                i += 1;
+                j += 1;
+            }
+            std::cmp::Ordering::Less => {
+                removed.push(old[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                added.push(new[j]);
+                j += 1;
+            }
+        }
+    }
+    removed.extend_from_slice(&old[i..]);
+    added.extend_from_slice(&new[j..]);
 }
 
 impl AccumulatorStack {
@@ -45,8 +77,12 @@ impl AccumulatorStack {
         if self.transformed.len() != 2 * self.half {
             self.transformed = Aligned::zeroed(2 * self.half);
         }
-        if net.arch().features.king_relative() {
+        if net.arch().features.cacheable() {
             self.cache.reset(net);
+        }
+        if net.arch().features == FeatureSet::HalfKPE9 {
+            self.active.clear();
+            self.active.resize(plies, Default::default());
         }
     }
 
@@ -87,6 +123,10 @@ impl AccumulatorStack {
             return;
         }
         let set = net.arch().features;
+        if set == FeatureSet::HalfKPE9 {
+            self.ensure_by_difference(net, pos, ply, side);
+            return;
+        }
         // Walk back to a computed ancestor that updates can reach, or to the ply where
         // the line starts or this side's king last moved (`from`): nothing before it can
         // be updated into this ply.
@@ -115,7 +155,7 @@ impl AccumulatorStack {
         let at = self.offset(ply, side);
         let half = self.half;
         let acc = &mut self.values[at..at + half];
-        if set.king_relative() {
+        if set.cacheable() {
             self.cache.refresh(net, pos, side, acc);
         } else {
             net.refresh(pos, side, acc);
@@ -124,6 +164,36 @@ impl AccumulatorStack {
         for p in (from + 1..=ply).rev() {
             self.step(net, side, king, p, p, p - 1);
         }
+    }
+
+    /// Brings `side`'s HalfKPE9 accumulator at `ply` up to date: from the parent's and
+    /// the features that differ, when the parent's is computed and the king did not move
+    /// (its features all changed then); else by a recount.
+    fn ensure_by_difference(&mut self, net: &Network, pos: &Position, ply: usize, side: Color) {
+        let s = side.index();
+        let mut active = features::active(pos, FeatureSet::HalfKPE9, side);
+        active.sort_unstable();
+        let half = self.half;
+        let at = self.offset(ply, side);
+        if ply > 0 && self.computed[ply - 1][s] && !self.dirty[ply].moves_king_of(side) {
+            // At most every feature of the two lists differs.
+            let mut removed = Vec::with_capacity(MAX_ACTIVE);
+            let mut added = Vec::with_capacity(MAX_ACTIVE);
+            difference(&self.active[ply - 1][s], &active, &mut removed, &mut added);
+            let src = self.offset(ply - 1, side);
+            // The parent's accumulator lies below this one: split the storage there.
+            let (lower, upper) = self.values.split_at_mut(at);
+            net.update(
+                &mut upper[..half],
+                &lower[src..src + half],
+                &removed,
+                &added,
+            );
+        } else {
+            net.refresh_from(&active, &mut self.values[at..at + half]);
+        }
+        self.active[ply][s] = active;
+        self.computed[ply][s] = true;
     }
 
     /// Derives `side`'s accumulator at ply `dst` from the one at ply `src`, one ply away,

@@ -22,6 +22,12 @@ pub const PIECE_STATES: usize = 1548;
 /// King squares HalfKP_vm tells apart: files 1 to 5 of 9 ranks.
 pub const MIRRORED_KING_SQUARES: usize = 5 * 9;
 
+/// Attack counts HalfKPE9 tells apart per side: none, one, two or more.
+pub const EFFECT_LEVELS: usize = 3;
+
+/// HalfKPE9's planes: one HalfKP board per pair of attack counts (viewer's, opponent's).
+pub const EFFECT_PLANES: usize = EFFECT_LEVELS * EFFECT_LEVELS;
+
 /// Piece states with the kings (YaneuraOu's `e_king`): the 1548 of [`PIECE_STATES`], then
 /// the viewer's king on each square. HalfKA_hm2 numbers the enemy king on that same
 /// plane, so a king square adds 81 states, not 162.
@@ -41,6 +47,11 @@ pub enum FeatureSet {
     /// HalfKA_hm2(Friend): HalfKP_vm with both kings among the pieces (on one shared
     /// plane of 81 squares): 5 × 9 king squares × 1629 states. The features of SFNN nets.
     HalfKAhm2,
+    /// HalfKPE9(Friend): HalfKP on nine planes, one for each pair of attack counts on the
+    /// piece's square (how many of the viewer's pieces attack it, how many of the
+    /// opponent's, each capped at two; hand pieces count none). A move changes the
+    /// features of every piece whose attack counts it changes, not only its own.
+    HalfKPE9,
 }
 
 impl FeatureSet {
@@ -51,6 +62,7 @@ impl FeatureSet {
             FeatureSet::KP => PIECE_STATES + 2 * Square::NUM,
             FeatureSet::HalfKPvm => MIRRORED_KING_SQUARES * PIECE_STATES,
             FeatureSet::HalfKAhm2 => MIRRORED_KING_SQUARES * STATES_WITH_KING,
+            FeatureSet::HalfKPE9 => EFFECT_PLANES * Square::NUM * PIECE_STATES,
         }
     }
 
@@ -64,6 +76,13 @@ impl FeatureSet {
     /// the other side's accumulator too).
     pub const fn has_kings(self) -> bool {
         matches!(self, FeatureSet::HalfKAhm2)
+    }
+
+    /// Whether a recount may start from the accumulator kept for the king's square
+    /// ([`super::refresh_cache`]), which tracks where pieces stand: not for HalfKPE9,
+    /// whose features also depend on what attacks each square.
+    pub const fn cacheable(self) -> bool {
+        self.king_relative() && !matches!(self, FeatureSet::HalfKPE9)
     }
 
     /// Piece states per king square: how far apart the features of two king squares
@@ -89,6 +108,9 @@ impl FeatureSet {
             // Its own base value, with the same "friend king" flag.
             FeatureSet::HalfKPvm => 0x0B6B_1D9B ^ 1,
             FeatureSet::HalfKAhm2 => 0x7F23_4CB9 ^ 1,
+            // YaneuraOu gives HalfKPE9 HalfKP's base value: only the architecture string
+            // and the file's size tell the two apart.
+            FeatureSet::HalfKPE9 => 0x5D69_D5B9 ^ 1,
         }
     }
 
@@ -96,9 +118,14 @@ impl FeatureSet {
     /// (HalfKA_hm2 is read in SFNN nets only: no classic HalfKA_hm2 net has been checked
     /// against YaneuraOu).
     pub fn from_name(name: &str) -> Option<FeatureSet> {
-        [FeatureSet::HalfKP, FeatureSet::KP, FeatureSet::HalfKPvm]
-            .into_iter()
-            .find(|f| f.name() == name)
+        [
+            FeatureSet::HalfKP,
+            FeatureSet::KP,
+            FeatureSet::HalfKPvm,
+            FeatureSet::HalfKPE9,
+        ]
+        .into_iter()
+        .find(|f| f.name() == name)
     }
 
     /// The name in the architecture string.
@@ -108,6 +135,7 @@ impl FeatureSet {
             FeatureSet::KP => "K+P",
             FeatureSet::HalfKPvm => "HalfKP_vm(Friend)",
             FeatureSet::HalfKAhm2 => "HalfKA_hm2(Friend)",
+            FeatureSet::HalfKPE9 => "HalfKPE9(Friend)",
         }
     }
 
@@ -119,6 +147,7 @@ impl FeatureSet {
             // YaneuraOu's name for the shape (`halfkpvm_256x2-32-32`).
             FeatureSet::HalfKPvm => "halfkpvm",
             FeatureSet::HalfKAhm2 => "halfkahm2",
+            FeatureSet::HalfKPE9 => "halfkpe9",
         }
     }
 }
@@ -444,6 +473,18 @@ impl Architecture {
                 self.half
             ));
         }
+        // A HalfKPE9 transformer has nine times HalfKP's rows: its width is bounded so
+        // that no file is longer than the largest HalfKP net's.
+        let rows = self.half * self.features.dimensions();
+        let most = Architecture::LARGEST.half * Architecture::LARGEST.features.dimensions();
+        if rows > most {
+            let widest = most / self.features.dimensions() / HALF_STEP * HALF_STEP;
+            return Err(format!(
+                "a feature transformer of {} per side (hayate reads {} nets up to {widest})",
+                self.half,
+                self.features.short_name()
+            ));
+        }
         for (layer, width) in [("first", self.hidden1), ("second", self.hidden2)] {
             if width == 0 || width > MAX_HIDDEN {
                 return Err(format!(
@@ -492,8 +533,8 @@ impl Architecture {
 /// characters: the list of common shapes would not fit beside a path).
 pub fn supported_summary() -> String {
     format!(
-        "classic HalfKP, HalfKP_vm and K+P nets, any shape up to \
-         {MAX_HALF}x2-{MAX_HIDDEN}-{MAX_HIDDEN} ({}, {}, ...) and SFNN nets (HalfKA_hm2, k3k3)",
+        "classic HalfKP, HalfKP_vm, HalfKPE9 and K+P nets up to \
+         {MAX_HALF}x2-{MAX_HIDDEN}-{MAX_HIDDEN} ({}, {}, ...), SFNN nets (HalfKA_hm2, k3k3)",
         COMMON[0].name(),
         COMMON[3].name(),
     )

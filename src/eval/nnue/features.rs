@@ -9,13 +9,15 @@
 //! pieces in YaneuraOu's list; pieces missing from it (handicaps, tsume) sit in state 0,
 //! so each one switches on the state-0 feature.
 //!
-//! HalfKP numbers a piece state for each square of the viewer's own king; HalfKP_vm does
+//! HalfKP numbers a piece state for each square of the viewer's own king; HalfKPE9 does
+//! the same on one of nine planes chosen by how many pieces of each side attack the
+//! piece's square ([`effect_plane`]); HalfKP_vm does
 //! the same on a board folded at the centre file ([`KingFrame`]); K+P takes the states
 //! as they are and adds both kings' squares. HalfKA_hm2 is HalfKP_vm with the kings as
 //! two more pieces: a king's state is 1548 + its square as the viewer sees it, whoever
 //! owns it (YaneuraOu numbers the enemy king 81 later, then folds it onto the same plane).
 
-use super::arch::{FeatureSet, PIECE_STATES, STATES_WITH_KING};
+use super::arch::{FeatureSet, EFFECT_LEVELS, PIECE_STATES, STATES_WITH_KING};
 use crate::position::Position;
 use crate::types::{Color, Move, Piece, PieceKind, Square};
 use arrayvec::ArrayVec;
@@ -171,7 +173,7 @@ impl KingFrame {
                     mirrored: false,
                 }
             }
-            FeatureSet::HalfKP => (k, false),
+            FeatureSet::HalfKP | FeatureSet::HalfKPE9 => (k, false),
             FeatureSet::HalfKPvm | FeatureSet::HalfKAhm2 if k >= FIRST_MIRRORED_KING => {
                 (mirror_square(k), true)
             }
@@ -202,6 +204,23 @@ impl KingFrame {
     }
 }
 
+/// HalfKPE9's plane for a piece on `sq` as `viewer` sees it: the viewer's attackers of
+/// the square and the opponent's, each counted up to two (YaneuraOu's board of effect
+/// counts: every piece whose moves reach the square, sliders stopped by the first piece,
+/// kings included), as `3 · viewer's + opponent's`.
+#[inline]
+fn effect_plane(pos: &Position, sq: Square, viewer: Color) -> u32 {
+    let occupied = pos.occupied();
+    let count = |c| {
+        let n = pos.attackers_to(c, sq, occupied).count() as usize;
+        n.min(EFFECT_LEVELS - 1) as u32
+    };
+    count(viewer) * EFFECT_LEVELS as u32 + count(!viewer)
+}
+
+/// HalfKPE9 features of one plane are this far from the next plane's.
+const EFFECT_PLANE_SIZE: u32 = (Square::NUM * PIECE_STATES) as u32;
+
 /// Feature index of the king-independent part of the K+P features for a king.
 #[inline(always)]
 fn kp_king_index(king: Square, owner: Color, viewer: Color) -> u32 {
@@ -211,6 +230,9 @@ fn kp_king_index(king: Square, owner: Color, viewer: Color) -> u32 {
 
 /// The features `viewer` has switched on in `pos` (both kings on the board).
 pub fn active(pos: &Position, set: FeatureSet, viewer: Color) -> ArrayVec<u32, MAX_ACTIVE> {
+    if set == FeatureSet::HalfKPE9 {
+        return active_e9(pos, viewer);
+    }
     let mut states = ArrayVec::<u16, NON_KING_PIECES>::new();
     for sq in pos.occupied() {
         let piece = pos.piece_at(sq).expect("an occupied square holds a piece");
@@ -235,7 +257,7 @@ pub fn active(pos: &Position, set: FeatureSet, viewer: Color) -> ArrayVec<u32, M
     let own_king = pos.king_square(viewer).expect("both kings");
     let mut out = ArrayVec::new();
     match set {
-        FeatureSet::HalfKP | FeatureSet::HalfKPvm => {
+        FeatureSet::HalfKP | FeatureSet::HalfKPvm | FeatureSet::HalfKPE9 => {
             let frame = KingFrame::new(set, viewer, own_king);
             out.extend(states.iter().map(|&s| frame.feature(s)));
         }
@@ -254,6 +276,36 @@ pub fn active(pos: &Position, set: FeatureSet, viewer: Color) -> ArrayVec<u32, M
             out.push(kp_king_index(own_king, viewer, viewer));
             out.push(kp_king_index(enemy_king, !viewer, viewer));
         }
+    }
+    out
+}
+
+/// HalfKPE9's features: HalfKP's, each board piece's on the plane of its square's attack
+/// counts; pieces in hand and absent pieces on the plane of no attacks.
+fn active_e9(pos: &Position, viewer: Color) -> ArrayVec<u32, MAX_ACTIVE> {
+    let own_king = pos.king_square(viewer).expect("both kings");
+    let frame = KingFrame::new(FeatureSet::HalfKP, viewer, own_king);
+    let mut out = ArrayVec::new();
+    for sq in pos.occupied() {
+        let piece = pos.piece_at(sq).expect("an occupied square holds a piece");
+        if piece.kind() != PieceKind::King && out.len() < NON_KING_PIECES {
+            let plane = effect_plane(pos, sq, viewer);
+            out.push(frame.feature(board_state(piece, sq, viewer)) + plane * EFFECT_PLANE_SIZE);
+        }
+    }
+    for holder in Color::ALL {
+        let hand = pos.hand(holder);
+        for kind in PieceKind::HAND {
+            for i in 0..hand.count(kind) {
+                if out.len() < NON_KING_PIECES {
+                    out.push(frame.feature(hand_state(holder, kind, i, viewer)));
+                }
+            }
+        }
+    }
+    // Pieces absent from the position rest in state 0, with no attacks.
+    while out.len() < NON_KING_PIECES {
+        out.push(frame.feature(0));
     }
     out
 }
@@ -320,11 +372,20 @@ impl Dirty {
         self.len += 1;
     }
 
+    /// Whether the move is one of `viewer`'s own king.
+    #[inline(always)]
+    pub fn moves_king_of(&self, viewer: Color) -> bool {
+        matches!(self.king, Some((c, _, _)) if c == viewer)
+    }
+
     /// Whether `viewer`'s features must be recounted rather than updated: its own king
     /// moved, and HalfKP (HalfKP_vm, HalfKA_hm2) ties every feature to that king.
     #[inline(always)]
     pub fn needs_refresh(&self, set: FeatureSet, viewer: Color) -> bool {
-        set.king_relative() && matches!(self.king, Some((c, _, _)) if c == viewer)
+        // A HalfKPE9 move also changes the features of the pieces whose attack counts it
+        // changes, which the move alone does not say: its updates are found otherwise
+        // (`AccumulatorStack`), never through `changed`.
+        set == FeatureSet::HalfKPE9 || set.king_relative() && self.moves_king_of(viewer)
     }
 
     /// The features `viewer` loses and gains, when no refresh is needed. `own_king` is

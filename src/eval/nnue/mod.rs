@@ -1,12 +1,13 @@
 //! NNUE evaluation: YaneuraOu's net files (`nn.bin`), classic and SFNN, read and run so
 //! that the evaluation equals YaneuraOu's, bit for bit.
 //!
-//! - [`arch`]: the shapes read (HalfKP, HalfKP_vm and K+P classic nets of any width, like
-//!   `halfkp_256x2-32-32` or `halfkp_768x2-16-64`; SFNN nets over HalfKA_hm2 like
+//! - [`arch`]: the shapes read (HalfKP, HalfKP_vm, HalfKPE9 and K+P classic nets of any
+//!   width, like `halfkp_256x2-32-32` or `halfkp_768x2-16-64`; SFNN nets over HalfKA_hm2 like
 //!   `SFNN_halfkahm2_1536_15_32_k3k3`), their hashes and sizes;
 //! - [`structure`]: the architecture string of a file's header, read into a shape;
 //! - [`load`] and [`Network::from_bytes`]: the file, checked before it is trusted;
 //! - [`builtin`]: the net built into the binary (`EvalFile=internal`);
+//! - [`info`]: `hayate netinfo`, what a net file is;
 //! - [`features`]: which feature rows a position switches on, and what a move changes;
 //! - [`AccumulatorStack`]: the search's incrementally updated accumulators;
 //! - [`refresh_cache`]: recounts after a king move, from the last accumulator of its square;
@@ -19,6 +20,7 @@ pub mod arch;
 pub mod builtin;
 mod error;
 pub mod features;
+pub mod info;
 mod load;
 mod network;
 pub mod refresh_cache;

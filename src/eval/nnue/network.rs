@@ -4,12 +4,11 @@
 use super::aligned::{Aligned, Plain};
 use super::arch::{padded, Architecture, Buckets, Layout, MAX_HIDDEN, VERSION};
 use super::error::NnueError;
-use super::features::{self, MAX_ACTIVE};
+use super::features;
 use super::simd::{self, Kernels};
 use super::structure;
 use crate::position::Position;
 use crate::types::Color;
-use arrayvec::ArrayVec;
 use std::io::Read;
 
 /// The bound YaneuraOu clamps a net's evaluation to (`VALUE_MAX_EVAL`: the mate value
@@ -83,7 +82,7 @@ struct Layers {
 }
 
 /// The magic string before each LEB128-compressed block of an SFNN file.
-const LEB128_MAGIC: &[u8] = b"COMPRESSED_LEB128";
+pub(super) const LEB128_MAGIC: &[u8] = b"COMPRESSED_LEB128";
 
 /// LEB128 bytes a number of `i16` takes at most: 7 bits each, and YaneuraOu's reader
 /// stops after the byte that reaches 16 bits.
@@ -476,6 +475,21 @@ impl Network {
         self.file_len
     }
 
+    /// Bytes the loaded net's parameters take in memory: the transformer, and each
+    /// affine layer twice (as the file has it, and interleaved for the kernels).
+    pub fn memory_bytes(&self) -> u64 {
+        fn affine(a: &Affine) -> usize {
+            a.biases.len() * 4 + a.weights.len() + a.interleaved.len()
+        }
+        let transformer = 2 * (self.transformer_biases.len() + self.transformer_weights.len());
+        let stacks: usize = self
+            .stacks
+            .iter()
+            .map(|s| affine(&s.hidden1) + affine(&s.hidden2) + affine(&s.output))
+            .sum();
+        (transformer + stacks + self.structure.len()) as u64
+    }
+
     /// The architecture string of the file.
     pub fn structure(&self) -> &str {
         &self.structure
@@ -511,7 +525,8 @@ impl Network {
         self.refresh_from(&active, acc);
     }
 
-    fn refresh_from(&self, active: &ArrayVec<u32, MAX_ACTIVE>, acc: &mut [i16]) {
+    /// Computes an accumulator from scratch into `acc` from its active features.
+    pub(super) fn refresh_from(&self, active: &[u32], acc: &mut [i16]) {
         simd::update(
             self.kernels,
             acc,
