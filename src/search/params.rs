@@ -91,10 +91,6 @@ params! {
     /// `lmr_deeper_margin` is on).
     lmr_shallower_margin = 10, 0..=100;
 
-    /// 1: captures and promotions are reduced at every node (their history as the
-    /// statistic); 0: only at expected cut nodes.
-    lmr_tactical_all = 0, 0..=1;
-
     /// Reverse futility pruning is tried up to this depth.
     rfp_depth = 7, 1..=16;
     /// Reverse futility margin per ply of depth (centipawns).

@@ -329,8 +329,9 @@ impl Worker {
             // Step 10. Late moves first with a reduced null window, then (if they beat
             // alpha) at full depth, and in PV nodes with the full window.
             let mut score;
-            let reduce_tactical = cut_node || params::lmr_tactical_all() != 0;
-            if depth >= 2 && searched > 1 + usize::from(root) && (!tactical || reduce_tactical) {
+            // Captures and promotions are reduced as well, at every node, their history
+            // the statistic (reducing them only at expected cut nodes lost games).
+            if depth >= 2 && searched > 1 + usize::from(root) {
                 let r = self.late_move_reduction::<PV>(
                     node,
                     searched,
