@@ -659,6 +659,10 @@ fn depth_one_and_nodes_limits() {
         let r = e.go(&format!("sfen {MIDDLE}"), &format!("nodes {limit}"));
         let nodes = r.last().nodes;
         assert!(nodes <= 2 * limit, "nodes {limit}: reported {nodes}");
+        // Stopped inside an iteration, the search still reports its final count and the
+        // line of the move it plays.
+        assert!(nodes >= limit, "nodes {limit}: last reported {nodes}");
+        assert_eq!(r.best, r.last().pv[0]);
         assert!(
             r.took < Duration::from_secs(3),
             "nodes {limit} took {:?}",

@@ -2,16 +2,18 @@
 //! evaluation said, remembered by features of the position that the evaluation misjudges
 //! in the same direction again and again, and added to later static evaluations.
 //!
-//! Two features, per side to move: the material on the board with both hands (an
+//! The features, per side to move: the material on the board with both hands (an
 //! evaluation that under- or overrates a material balance does so in every position
-//! with it), and the pieces on and around each king (castles and broken castles are
-//! where a net trained on little data errs most).
+//! with it); the pieces on and around each king (castles and broken castles are where a
+//! net trained on little data errs most); the pawns on the board (a pawn structure is
+//! kept for many moves); and the last two moves played (a plan the evaluation does not
+//! see through).
 
 use super::params;
 use crate::attacks;
 use crate::position::Position;
 use crate::rng::mix64;
-use crate::types::{Color, PieceKind};
+use crate::types::{Color, Move, Piece, PieceKind};
 
 /// Entries in each table (a power of two).
 const SIZE: usize = 1 << 14;
@@ -23,6 +25,9 @@ pub const CORRECTION_MAX: i32 = 1024;
 pub struct CorrectionKeys {
     material: usize,
     kings: [usize; 2],
+    pawns: usize,
+    /// The last two moves' key, where the search knows them.
+    continuation: Option<usize>,
 }
 
 impl CorrectionKeys {
@@ -54,9 +59,38 @@ impl CorrectionKeys {
             }
             kings[color.index()] = (mix64(key) as usize) & (SIZE - 1);
         }
+        // Both sides' pawns on the board (those in hand are material).
+        let pawns = if params::correction_pawn_weight() != 0 {
+            let black = pos.pieces_of(Color::Black, PieceKind::Pawn).0;
+            let white = pos.pieces_of(Color::White, PieceKind::Pawn).0;
+            let fold = |b: u128| mix64(b as u64 ^ mix64((b >> 64) as u64));
+            (mix64(fold(black) ^ fold(white).rotate_left(17)) as usize) & (SIZE - 1)
+        } else {
+            0
+        };
         CorrectionKeys {
             material: (mix64(material) as usize) & (SIZE - 1),
             kings,
+            pawns,
+            continuation: None,
+        }
+    }
+
+    /// The keys with the last two moves (each the piece it put down and its
+    /// destination): `last` the opponent's, `before` this side's.
+    pub fn with_moves(self, last: Option<(Piece, Move)>, before: Option<(Piece, Move)>) -> Self {
+        if params::correction_continuation_weight() == 0 {
+            return self;
+        }
+        let code = |m: Option<(Piece, Move)>| {
+            m.map_or(0, |(piece, mv)| {
+                (piece.index() as u64 + 1) << 8 | mv.to().index() as u64
+            })
+        };
+        let key = mix64(code(last) << 16 ^ code(before) ^ 0x5bd1_e995);
+        CorrectionKeys {
+            continuation: Some((key as usize) & (SIZE - 1)),
+            ..self
         }
     }
 }
@@ -65,6 +99,8 @@ impl CorrectionKeys {
 pub struct Correction {
     material: Vec<[i16; SIZE]>,
     kings: Vec<[[i16; SIZE]; 2]>,
+    pawns: Vec<[i16; SIZE]>,
+    continuation: Vec<[i16; SIZE]>,
 }
 
 impl Default for Correction {
@@ -72,6 +108,8 @@ impl Default for Correction {
         Correction {
             material: vec![[0; SIZE]; 2],
             kings: vec![[[0; SIZE]; 2]; 2],
+            pawns: vec![[0; SIZE]; 2],
+            continuation: vec![[0; SIZE]; 2],
         }
     }
 }
@@ -97,7 +135,14 @@ impl Correction {
         let s = side.index();
         let material = self.material[s][keys.material] as i32;
         let kings = self.kings[s][0][keys.kings[0]] as i32 + self.kings[s][1][keys.kings[1]] as i32;
-        (material * params::correction_material_weight() + kings * params::correction_king_weight())
+        let pawns = self.pawns[s][keys.pawns] as i32;
+        let continuation = keys
+            .continuation
+            .map_or(0, |k| self.continuation[s][k] as i32);
+        (material * params::correction_material_weight()
+            + kings * params::correction_king_weight()
+            + pawns * params::correction_pawn_weight()
+            + continuation * params::correction_continuation_weight())
             / 1024
     }
 
@@ -110,6 +155,12 @@ impl Correction {
         apply(&mut self.material[s][keys.material], bonus);
         apply(&mut self.kings[s][0][keys.kings[0]], bonus);
         apply(&mut self.kings[s][1][keys.kings[1]], bonus);
+        if params::correction_pawn_weight() != 0 {
+            apply(&mut self.pawns[s][keys.pawns], bonus);
+        }
+        if let Some(k) = keys.continuation {
+            apply(&mut self.continuation[s][k], bonus);
+        }
     }
 }
 

@@ -201,8 +201,12 @@ params! {
     /// Correction history: the weight (in 1/1024) of the material table's entry in the
     /// correction added to the static evaluation...
     correction_material_weight = 64, 0..=256;
-    /// ...and of each king area's entry.
+    /// ...and of each king area's entry...
     correction_king_weight = 32, 0..=256;
+    /// ...and of the pawn structure's entry (0: not kept)...
+    correction_pawn_weight = 0, 0..=256;
+    /// ...and of the last two moves' entry (0: not kept; the main search only).
+    correction_continuation_weight = 0, 0..=256;
 
     /// History bonus for a cutoff at depth d: this·d² + `history_bonus_linear`·d...
     history_bonus_quadratic = 32, 0..=128;

@@ -2,7 +2,7 @@
 //! node counters and each thread's last result, and the choice of the answer among the
 //! threads (Lazy SMP; the threads themselves are [`crate::threads`]).
 
-use super::score::MATE_BOUND;
+use super::score::{INFINITE, MATE_BOUND};
 use super::{Decision, Event, Progress, Reporter, ScoreBound, Settings, Worker};
 use crate::position::Position;
 use crate::time::{self, Budget};
@@ -164,14 +164,16 @@ pub fn choose_best(worker: &Worker, job: &Job, shared: &Shared) -> (Decision, Op
             None => (Decision::Resign, None),
         };
     };
-    // The final line, when it came from a helper, so the GUI shows what is played.
-    if best.pv
+    // The final line, when it came from a helper, so the GUI shows what is played; or
+    // when the search was stopped inside an iteration, so the GUI shows the final node
+    // count and time (and a best move that changed since the last completed depth).
+    let from_helper = best.pv
         != worker
             .root_moves()
             .first()
             .map(|r| r.pv.clone())
-            .unwrap_or_default()
-    {
+            .unwrap_or_default();
+    if (from_helper || worker.stopped_mid_iteration()) && best.score > -INFINITE {
         (job.reporter)(Event::Progress(Progress {
             depth: best.depth.max(1),
             seldepth: best.depth.max(1),

@@ -33,6 +33,21 @@ const STARTS: &[&str] = &[
 
 /// Positions from random playouts (up to `plies` plies from each start).
 fn playout_positions(seed: u64, games: usize, plies: usize) -> Vec<Position> {
+    // Captures now and then, so hands fill up and pieces promote.
+    playouts(seed, games, plies, |_, moves, _, rng| {
+        moves[(rng.next() % moves.len() as u64) as usize]
+    })
+}
+
+/// Positions from playouts (up to `plies` plies from each start, in turn), each move
+/// chosen by `choose` from the position, its legal moves, the game's number and the
+/// seeded generator.
+fn playouts(
+    seed: u64,
+    games: usize,
+    plies: usize,
+    mut choose: impl FnMut(&Position, &[hayate::Move], usize, &mut Rng) -> hayate::Move,
+) -> Vec<Position> {
     let mut rng = Rng(seed | 1);
     let mut out = Vec::new();
     for g in 0..games {
@@ -43,8 +58,7 @@ fn playout_positions(seed: u64, games: usize, plies: usize) -> Vec<Position> {
             if moves.is_empty() {
                 break;
             }
-            // Captures now and then, so hands fill up and pieces promote.
-            let mv = moves[(rng.next() % moves.len() as u64) as usize];
+            let mv = choose(&pos, &moves, g, &mut rng);
             pos.play_unchecked(mv);
         }
     }

@@ -8,7 +8,7 @@
 //! the other has wide random weights, so that every clamp, every bucket and the
 //! multi-byte LEB128 numbers are exercised.
 
-use super::writer::Rng;
+use super::writer::{pad32, write_layer, Rng};
 use super::*;
 use hayate::eval::nnue::arch::SFNN_HASH;
 
@@ -243,28 +243,10 @@ fn wide_net_of(shape: SfnnShape, seed: u64) -> Vec<u8> {
             (2 * shape.h1, shape.h2, 32, -4000, 6000),
             (shape.h2, 1, 127, -4000, 6000),
         ] {
-            for _ in 0..outputs {
-                out.extend((rng.range(lo, hi) as i32).to_le_bytes());
-            }
-            for _ in 0..outputs {
-                for i in 0..pad32(inputs) {
-                    let v = if i >= inputs {
-                        0
-                    } else if rng.next().is_multiple_of(50) {
-                        rng.range(-128, 127)
-                    } else {
-                        rng.range(-w, w)
-                    };
-                    out.push(v as i8 as u8);
-                }
-            }
+            write_layer(&mut out, &mut rng, inputs, outputs, w, (lo, hi));
         }
     }
     out
-}
-
-fn pad32(n: usize) -> usize {
-    n.div_ceil(32) * 32
 }
 
 fn load(bytes: &[u8]) -> Network {
@@ -303,51 +285,38 @@ fn bucket(pos: &Position) -> usize {
 /// legal, and in every other game mostly one up the board), so that every pair of
 /// thirds, hence every stack, is visited; captures fill the hands.
 fn walking_king_positions(seed: u64, games: usize, plies: usize) -> Vec<Position> {
-    let mut rng = Rng(seed | 1);
-    let mut out = Vec::new();
-    for g in 0..games {
-        let mut pos: Position = STARTS[g % STARTS.len()].parse().unwrap();
-        for _ in 0..plies {
-            out.push(pos.clone());
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let king = pos.king_square(pos.side_to_move());
-            let king_moves: Vec<_> = moves
-                .iter()
-                .copied()
-                .filter(|m| m.from().is_some() && m.from() == king)
-                .collect();
-            // Forward is towards rank a for Black, rank i for White.
-            let us = pos.side_to_move();
-            let rank = |m: &hayate::Move| m.to().index() % 9;
-            let from = king.map_or(0, |k| k.index() % 9);
-            let forward: Vec<_> = king_moves
-                .iter()
-                .copied()
-                .filter(|m| match us {
-                    hayate::Color::Black => rank(m) < from,
-                    hayate::Color::White => rank(m) > from,
-                })
-                .collect();
-            let pick = |list: &[hayate::Move], rng: &mut Rng| {
-                list[(rng.next() % list.len() as u64) as usize]
-            };
-            let mv = if !king_moves.is_empty() && rng.next().is_multiple_of(2) {
-                // Marches up the board in every other game, wanders in the rest.
-                if g % 2 == 1 && !forward.is_empty() && !rng.next().is_multiple_of(3) {
-                    pick(&forward, &mut rng)
-                } else {
-                    pick(&king_moves, &mut rng)
-                }
+    playouts(seed, games, plies, |pos, moves, g, rng| {
+        let king = pos.king_square(pos.side_to_move());
+        let king_moves: Vec<_> = moves
+            .iter()
+            .copied()
+            .filter(|m| m.from().is_some() && m.from() == king)
+            .collect();
+        // Forward is towards rank a for Black, rank i for White.
+        let us = pos.side_to_move();
+        let rank = |m: &hayate::Move| m.to().index() % 9;
+        let from = king.map_or(0, |k| k.index() % 9);
+        let forward: Vec<_> = king_moves
+            .iter()
+            .copied()
+            .filter(|m| match us {
+                hayate::Color::Black => rank(m) < from,
+                hayate::Color::White => rank(m) > from,
+            })
+            .collect();
+        let pick =
+            |list: &[hayate::Move], rng: &mut Rng| list[(rng.next() % list.len() as u64) as usize];
+        if !king_moves.is_empty() && rng.next().is_multiple_of(2) {
+            // Marches up the board in every other game, wanders in the rest.
+            if g % 2 == 1 && !forward.is_empty() && !rng.next().is_multiple_of(3) {
+                pick(&forward, rng)
             } else {
-                moves[(rng.next() % moves.len() as u64) as usize]
-            };
-            pos.play_unchecked(mv);
+                pick(&king_moves, rng)
+            }
+        } else {
+            pick(moves, rng)
         }
-    }
-    out
+    })
 }
 
 /// Writes the two nets and the positions to record, for YaneuraOu:

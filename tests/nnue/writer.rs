@@ -201,25 +201,37 @@ pub fn random_net(shape: Shape, seed: u64) -> Vec<u8> {
     }
 
     out.extend(shape.network_hash().to_le_bytes());
-    let layer = |out: &mut Vec<u8>, rng: &mut Rng, inputs: usize, outputs: usize, w: i64| {
-        for _ in 0..outputs {
-            out.extend((rng.range(-4000, 6000) as i32).to_le_bytes());
-        }
-        for _ in 0..outputs {
-            for i in 0..pad32(inputs) {
-                let v = if i >= inputs {
-                    0
-                } else if rng.next().is_multiple_of(50) {
-                    rng.range(-128, 127)
-                } else {
-                    rng.range(-w, w)
-                };
-                out.push(v as i8 as u8);
-            }
-        }
-    };
-    layer(&mut out, &mut rng, 2 * shape.half, shape.h1, 8);
-    layer(&mut out, &mut rng, shape.h1, shape.h2, 32);
-    layer(&mut out, &mut rng, shape.h2, 1, 127);
+    let biases = (-4000, 6000);
+    write_layer(&mut out, &mut rng, 2 * shape.half, shape.h1, 8, biases);
+    write_layer(&mut out, &mut rng, shape.h1, shape.h2, 32, biases);
+    write_layer(&mut out, &mut rng, shape.h2, 1, 127, biases);
     out
+}
+
+/// Writes one affine layer: `outputs` i32 biases drawn from `biases`, then each output's
+/// row of i8 weights padded to 32 inputs, mostly within ±`w` and one in fifty anywhere
+/// in i8's range.
+pub fn write_layer(
+    out: &mut Vec<u8>,
+    rng: &mut Rng,
+    inputs: usize,
+    outputs: usize,
+    w: i64,
+    biases: (i64, i64),
+) {
+    for _ in 0..outputs {
+        out.extend((rng.range(biases.0, biases.1) as i32).to_le_bytes());
+    }
+    for _ in 0..outputs {
+        for i in 0..pad32(inputs) {
+            let v = if i >= inputs {
+                0
+            } else if rng.next().is_multiple_of(50) {
+                rng.range(-128, 127)
+            } else {
+                rng.range(-w, w)
+            };
+            out.push(v as i8 as u8);
+        }
+    }
 }

@@ -345,12 +345,7 @@ impl Network {
         }
         let mut warnings = Vec::new();
         let mut check = |found: u32, want: u32, what: &str| {
-            if found != want {
-                warnings.push(format!(
-                    "the {what} hash is {found:#010x}, not {want:#010x} as {} files have; loaded anyway",
-                    arch.name()
-                ));
-            }
+            hash_warning(&arch, found, want, what, &mut warnings)
         };
         check(r.u32()?, arch.transformer_hash(), "feature transformer");
         let transformer_biases = r.numbers(arch.half, i16::from_le_bytes)?;
@@ -405,12 +400,7 @@ impl Network {
         }
         let mut warnings = Vec::new();
         let mut check = |found: u32, want: u32, what: &str| {
-            if found != want {
-                warnings.push(format!(
-                    "the {what} hash is {found:#010x}, not {want:#010x} as {} files have; loaded anyway",
-                    arch.name()
-                ));
-            }
+            hash_warning(&arch, found, want, what, &mut warnings)
         };
         check(r.u32()?, arch.transformer_hash(), "feature transformer");
         let mut transformer_biases = r.leb128(arch.half)?;
@@ -683,5 +673,22 @@ impl Network {
         let mut transformed = Aligned::<u8>::zeroed(2 * half);
         let stack = self.stack_of(pos);
         Some(self.propagate(us, them, fv_scale, &mut transformed, stack))
+    }
+}
+
+/// A hash in the file that is not the one its shape's files carry: the net is read
+/// anyway (the shape came from the architecture string), with a warning for the player.
+fn hash_warning(
+    arch: &Architecture,
+    found: u32,
+    want: u32,
+    what: &str,
+    warnings: &mut Vec<String>,
+) {
+    if found != want {
+        warnings.push(format!(
+            "the {what} hash is {found:#010x}, not {want:#010x} as {} files have; loaded anyway",
+            arch.name()
+        ));
     }
 }

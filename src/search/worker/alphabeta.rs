@@ -173,7 +173,10 @@ impl Worker {
         // searches found it misjudges (correction history), and whether it improves on
         // two plies ago. The table keeps the evaluation uncorrected.
         let side = self.pos.side_to_move();
-        let correction_keys = (!in_check).then(|| CorrectionKeys::of(&self.pos));
+        let correction_keys = (!in_check).then(|| {
+            let back = |n: usize| (p >= n).then(|| self.frames[p - n].current).flatten();
+            CorrectionKeys::of(&self.pos).with_moves(back(1), back(2))
+        });
         let raw_eval = if in_check {
             -INFINITE
         } else {

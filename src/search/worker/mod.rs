@@ -428,6 +428,12 @@ impl Worker {
         self.completed_depth
     }
 
+    /// Whether this thread's last search was cut short inside an iteration (by the
+    /// clock, a node limit or `stop`), so that its last report is older than its result.
+    pub fn stopped_mid_iteration(&self) -> bool {
+        self.stopped
+    }
+
     /// Nodes searched by this thread in the last search.
     pub fn nodes(&self) -> u64 {
         self.nodes
