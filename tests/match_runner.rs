@@ -1171,3 +1171,51 @@ mod json {
         }
     }
 }
+
+#[test]
+fn games_past_twice_the_openings_repeat_at_a_node_limit_and_are_warned_of() {
+    let dir = TempDir::new("repeats");
+    std::fs::write(
+        dir.file("openings.txt"),
+        "startpos moves 7g7f 3c3d\nstartpos moves 2g2f 8c8d\n",
+    )
+    .unwrap();
+    // Without the book, whose choices are random.
+    let run = |games: &str, out: &str| {
+        let output = Command::new(HAYATE)
+            .current_dir(&dir.0)
+            .args(["match", "--nodes", "1000", "--max-moves", "60"])
+            .args(["--engine", HAYATE, "--option", "USI_OwnBook=false"])
+            .args(["--engine", HAYATE, "--option", "USI_OwnBook=false"])
+            .args(["--openings", "openings.txt", "--games", games, "--out", out])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&output.stdout).to_string()
+            + &String::from_utf8_lossy(&output.stderr);
+        (output.status.code().unwrap_or(-1), text)
+    };
+    let (code, text) = run("4", "a");
+    assert_eq!(code, 0, "{text}");
+    assert!(!text.contains("warning"), "{text}");
+    let (code, text) = run("5", "b");
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("warning: 5 games from 2 opening(s)"),
+        "{text}"
+    );
+    // What the warning says: the fifth game is the first again, move for move.
+    let games: Vec<serde_json::Value> =
+        std::fs::read_to_string(dir.0.join("b").join("games.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+    let by_index = |i: u64| {
+        games
+            .iter()
+            .find(|g| g["game"] == i)
+            .unwrap_or_else(|| panic!("game {i}"))
+    };
+    assert_eq!(by_index(1)["moves"], by_index(5)["moves"]);
+    assert_eq!(by_index(1)["opening"], by_index(5)["opening"]);
+}

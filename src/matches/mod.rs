@@ -136,6 +136,23 @@ pub fn run_match(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchRepor
         config.concurrency.min(config.games),
         config.openings.len()
     );
+    // At a node or depth limit an engine on one thread plays the same game again from
+    // the same opening with the same colours: games past that many repeat, and a
+    // result counting them twice claims more than it knows.
+    let distinct = 2 * config.openings.len();
+    let clockless = engines
+        .iter()
+        .all(|e| e.tc.time_ms == 0 && e.tc.inc_ms == 0 && e.tc.byoyomi_ms == 0);
+    if clockless && config.games > distinct {
+        let _ = writeln!(
+            out,
+            "warning: {} games from {} opening(s) at a node or depth limit: single-threaded \
+             engines repeat games past the {distinct}th; give more openings \
+             (tools/extend_openings.py makes them)",
+            config.games,
+            config.openings.len()
+        );
+    }
     let _ = writeln!(
         out,
         "records: {} and {}",

@@ -222,6 +222,12 @@ params! {
     /// When a node fails low, the opponent's quiet move that led to it gets this share
     /// (percent) of a cutoff's bonus: it refuted whatever this side tried (0: off).
     prior_quiet_bonus = 0, 0..=300;
+    /// A node that raised alpha without a cutoff (a PV node's exact score) also teaches
+    /// the histories its best move, as a cutoff does (0: only cutoffs teach).
+    history_exact_reward = 0, 0..=1;
+    /// Whether a node improves is judged against four plies back when the node two
+    /// plies back was in check (1), instead of counting it as improving (0).
+    improving_skip_check = 0, 0..=1;
     /// Continuation history rows beyond the moves one, two and four plies back: 0 none,
     /// 1 also six plies back, 2 also three and six plies back.
     continuation_extra = 0, 0..=2;

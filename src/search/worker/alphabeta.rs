@@ -191,7 +191,17 @@ impl Worker {
             None => raw_eval,
         };
         self.frames[p].static_eval = static_eval;
-        let improving = !in_check && p >= 2 && static_eval > self.frames[p - 2].static_eval;
+        let improving = !in_check && p >= 2 && {
+            // A node in check has no static evaluation to compare with.
+            let two_back = self.frames[p - 2].static_eval;
+            let earlier = if two_back == -INFINITE && p >= 4 && params::improving_skip_check() != 0
+            {
+                self.frames[p - 4].static_eval
+            } else {
+                two_back
+            };
+            static_eval > earlier
+        };
         self.frames[p + 1].killers = [None; 2];
         let node = Node {
             depth,
@@ -401,7 +411,8 @@ impl Worker {
                 mated_in(ply)
             };
         }
-        if let Some(best) = best_move.filter(|_| best_score >= beta) {
+        let teaches = best_score >= beta || params::history_exact_reward() != 0;
+        if let Some(best) = best_move.filter(|_| teaches) {
             self.reward_cutoff(best, depth, p, previous, continuation, &quiets, &captures);
         } else if best_move.is_none() && !root && excluded.is_none() {
             self.reward_prior_quiet(p, depth);
