@@ -4,9 +4,14 @@
 //! `EvalFile` and `eval`, and along search-like lines.
 
 use super::writer::{self, Rng};
-use super::{engine_with_net, eval_value, ready, walk_incrementally, TempDir, TestNet, STARTS};
+use super::{
+    engine_with_net, eval_value, ready, walk_incrementally_with, TempDir, TestNet, WalkTally,
+    STARTS,
+};
+use hayate::eval::nnue::effects::Effects;
 use hayate::eval::nnue::{AccumulatorStack, Dirty};
 use hayate::position::PositionCommand;
+use hayate::types::{Color, Square};
 use hayate::Position;
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -65,14 +70,38 @@ fn halfkpe9_evaluations_equal_yaneuraous_recorded_values() {
     assert!(with_hands > rows.len() / 4, "{with_hands} with hands");
 }
 
-/// The search's accumulators along random lines (moves, null moves, take-backs) equal a
-/// count from nothing: a HalfKPE9 move changes the features of the pieces whose attack
-/// counts change, so each ply is recounted.
+/// The search's accumulators along random search-like lines (moves, null moves,
+/// take-backs; an evaluation at a third of the nodes, so that many parents have no
+/// accumulator) equal a count from nothing; the attack counts at every node equal an
+/// attacker search per square and side.
+/// The lines go through captures, drops, promotions and king moves.
 #[test]
 fn halfkpe9_accumulators_along_lines_equal_a_full_count() {
     let net = &halfkpe9().net;
+    let mut total = WalkTally::default();
     for (i, start) in STARTS.iter().enumerate() {
-        walk_incrementally(net, start, 0xe9 + i as u64, 300);
+        let tally = walk_incrementally_with(net, start, 0xe9 + i as u64, 600, |pos| {
+            let effects = Effects::of(pos);
+            let occupied = pos.occupied();
+            for sq in Square::all() {
+                for side in Color::ALL {
+                    let n = pos.attackers_to(side, sq, occupied).count().min(2);
+                    assert_eq!(effects.count(side, sq), n, "{side:?} on {sq:?}: {pos}");
+                }
+            }
+        });
+        total.add(&tally);
+    }
+    for (what, n) in [
+        ("captures", total.captures),
+        ("drops", total.drops),
+        ("promotions", total.promotions),
+        ("king moves", total.king_moves),
+        ("null moves", total.null_moves),
+        ("take-backs", total.take_backs),
+        ("evaluations", total.evaluations),
+    ] {
+        assert!(n >= 10, "{n} {what}: {total:?}");
     }
 }
 
@@ -90,7 +119,7 @@ fn halfkpe9_updates_from_the_parent_equal_a_full_count() {
         stack.reset(net, PLIES + 1);
         let mut ply = 0;
         assert_eq!(
-            Some(stack.evaluate(net, &pos, 0, 16)),
+            Some(stack.evaluate(net, &mut pos, 0, 16)),
             net.evaluate(&pos, 16)
         );
         for _ in 0..200 {
@@ -104,7 +133,7 @@ fn halfkpe9_updates_from_the_parent_equal_a_full_count() {
                 pos.play_unchecked(mv);
                 ply += 1;
             }
-            let got = stack.evaluate(net, &pos, ply, 16);
+            let got = stack.evaluate(net, &mut pos, ply, 16);
             assert_eq!(Some(got), net.evaluate(&pos, 16), "ply {ply}: {pos}");
         }
     }

@@ -236,10 +236,46 @@ fn fast_and_portable_kernels_give_the_same_evaluations() {
 
 /// Walks a random line the way the search does (moves, null moves, take-backs),
 /// evaluating at some nodes only, and checks each evaluation against a full refresh.
-fn walk_incrementally(net: &Network, start: &str, seed: u64, steps: usize) {
+fn walk_incrementally(net: &Network, start: &str, seed: u64, steps: usize) -> WalkTally {
+    walk_incrementally_with(net, start, seed, steps, |_| {})
+}
+
+/// What a walk went through: every kind of change the accumulators must follow.
+#[derive(Debug, Default)]
+struct WalkTally {
+    captures: usize,
+    drops: usize,
+    promotions: usize,
+    king_moves: usize,
+    null_moves: usize,
+    take_backs: usize,
+    evaluations: usize,
+}
+
+impl WalkTally {
+    fn add(&mut self, other: &WalkTally) {
+        self.captures += other.captures;
+        self.drops += other.drops;
+        self.promotions += other.promotions;
+        self.king_moves += other.king_moves;
+        self.null_moves += other.null_moves;
+        self.take_backs += other.take_backs;
+        self.evaluations += other.evaluations;
+    }
+}
+
+/// [`walk_incrementally`], calling `at_node` on every position the walk reaches.
+fn walk_incrementally_with(
+    net: &Network,
+    start: &str,
+    seed: u64,
+    steps: usize,
+    mut at_node: impl FnMut(&Position),
+) -> WalkTally {
     let mut rng = Rng(seed | 1);
     let mut pos: Position = start.parse().unwrap();
     let mut stack = AccumulatorStack::new();
+    let mut tally = WalkTally::default();
     const PLIES: usize = 48;
     stack.reset(net, PLIES + 1);
     // Whether the move into each ply was a null move.
@@ -253,29 +289,44 @@ fn walk_incrementally(net: &Network, start: &str, seed: u64, steps: usize) {
             } else {
                 pos.undo();
             }
+            tally.take_backs += 1;
+            at_node(&pos);
             continue;
         }
         if r == 3 && ply < PLIES && !pos.in_check() {
             stack.push(ply + 1, Dirty::NONE);
             pos.play_null();
             nulls.push(true);
+            tally.null_moves += 1;
         } else if ply < PLIES {
             let moves = pos.legal_moves();
             if moves.is_empty() {
                 continue;
             }
             let mv = moves[(rng.next() % moves.len() as u64) as usize];
+            tally.drops += usize::from(mv.drop_kind().is_some());
+            tally.promotions += usize::from(mv.is_promotion());
+            if let Some(from) = mv.from() {
+                tally.captures += usize::from(pos.piece_at(mv.to()).is_some());
+                tally.king_moves += usize::from(pos.king_square(pos.side_to_move()) == Some(from));
+            }
             stack.push(ply + 1, Dirty::of_move(&pos, mv));
             pos.play_unchecked(mv);
             nulls.push(false);
         }
+        at_node(&pos);
         if rng.next().is_multiple_of(3) {
             let ply = nulls.len() - 1;
             let fv = if rng.next().is_multiple_of(2) { 16 } else { 24 };
-            let got = stack.evaluate(net, &pos, ply, fv);
+            // The stack may take moves back and replay them: the position stays as it was.
+            let (key, sfen) = (pos.key(), pos.to_string());
+            let got = stack.evaluate(net, &mut pos, ply, fv);
+            assert_eq!((pos.key(), pos.to_string()), (key, sfen));
             assert_eq!(Some(got), net.evaluate(&pos, fv), "ply {ply}: {pos}");
+            tally.evaluations += 1;
         }
     }
+    tally
 }
 
 proptest! {

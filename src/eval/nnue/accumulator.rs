@@ -5,13 +5,17 @@
 //! HalfKA_hm2) or none is.
 //!
 //! HalfKPE9 features change with the attack counts of every piece's square, which a move
-//! changes far from where it plays: its accumulators are kept with their active features,
-//! and a ply's is its parent's plus the rows of the features that differ between the two
-//! lists (a recount when there is no computed parent, or the side's king moved).
+//! changes far from where it plays: each evaluated ply keeps its counts, and a ply's
+//! accumulator is its parent's plus the rows of the pieces the move moved and of those
+//! whose square's counts differ from the parent's. A parent not evaluated is computed
+//! first, the move taken back to count its attacks; a side whose king moved is recounted
+//! from the accumulator kept for the king's square.
 
 use super::aligned::Aligned;
 use super::arch::FeatureSet;
-use super::features::{self, Dirty, MAX_ACTIVE};
+use super::effects::Effects;
+use super::features::Dirty;
+use super::halfkpe9::{self, Changes};
 use super::network::Network;
 use super::refresh_cache::RefreshCache;
 use crate::position::Position;
@@ -28,35 +32,11 @@ pub struct AccumulatorStack {
     dirty: Vec<Dirty>,
     /// The transformer's output, scratch for the forward pass.
     transformed: Aligned<u8>,
-    /// Recounts of king-relative nets start from the accumulator last seen with the king
-    /// on the square.
+    /// Recounts of king-relative nets (HalfKPE9's too) start from the accumulator last seen
+    /// with the king on the square.
     cache: RefreshCache,
-    /// HalfKPE9: the sorted active features of each computed accumulator, `[ply][side]`.
-    active: Vec<[ArrayVec<u32, MAX_ACTIVE>; 2]>,
-}
-
-/// The features in `old` and not in `new` (`removed`) and the reverse (`added`), both
-/// sorted lists with repeats (absent pieces share one feature), counted as multisets.
-fn difference(old: &[u32], new: &[u32], removed: &mut Vec<u32>, added: &mut Vec<u32>) {
-    let (mut i, mut j) = (0, 0);
-    while i < old.len() && j < new.len() {
-        match old[i].cmp(&new[j]) {
-            std::cmp::Ordering::Equal => {
-                i += 1;
-                j += 1;
-            }
-            std::cmp::Ordering::Less => {
-                removed.push(old[i]);
-                i += 1;
-            }
-            std::cmp::Ordering::Greater => {
-                added.push(new[j]);
-                j += 1;
-            }
-        }
-    }
-    removed.extend_from_slice(&old[i..]);
-    added.extend_from_slice(&new[j..]);
+    /// HalfKPE9: the attack counts of each ply with a computed accumulator.
+    effects: Vec<Effects>,
 }
 
 impl AccumulatorStack {
@@ -77,12 +57,12 @@ impl AccumulatorStack {
         if self.transformed.len() != 2 * self.half {
             self.transformed = Aligned::zeroed(2 * self.half);
         }
-        if net.arch().features.cacheable() {
+        if net.arch().features.cacheable() || net.arch().features == FeatureSet::HalfKPE9 {
             self.cache.reset(net);
         }
         if net.arch().features == FeatureSet::HalfKPE9 {
-            self.active.clear();
-            self.active.resize(plies, Default::default());
+            self.effects.clear();
+            self.effects.resize(plies, Effects::default());
         }
     }
 
@@ -99,10 +79,21 @@ impl AccumulatorStack {
     }
 
     /// The evaluation of `pos`, the position at ply `ply` of the line, for the side to
-    /// move (both kings on the board).
-    pub fn evaluate(&mut self, net: &Network, pos: &Position, ply: usize, fv_scale: i32) -> i32 {
-        for side in Color::ALL {
-            self.ensure(net, pos, ply, side);
+    /// move (both kings on the board). A HalfKPE9 net may take moves of `pos` back to the
+    /// nearest ply with accumulators and replay them (`pos` is then as it was).
+    pub fn evaluate(
+        &mut self,
+        net: &Network,
+        pos: &mut Position,
+        ply: usize,
+        fv_scale: i32,
+    ) -> i32 {
+        if net.arch().features == FeatureSet::HalfKPE9 {
+            self.ensure_e9(net, pos, ply);
+        } else {
+            for side in Color::ALL {
+                self.ensure(net, pos, ply, side);
+            }
         }
         let us = pos.side_to_move();
         let (u, t) = (self.offset(ply, us), self.offset(ply, !us));
@@ -123,10 +114,6 @@ impl AccumulatorStack {
             return;
         }
         let set = net.arch().features;
-        if set == FeatureSet::HalfKPE9 {
-            self.ensure_by_difference(net, pos, ply, side);
-            return;
-        }
         // Walk back to a computed ancestor that updates can reach, or to the ply where
         // the line starts or this side's king last moved (`from`): nothing before it can
         // be updated into this ply.
@@ -166,34 +153,75 @@ impl AccumulatorStack {
         }
     }
 
-    /// Brings `side`'s HalfKPE9 accumulator at `ply` up to date: from the parent's and
-    /// the features that differ, when the parent's is computed and the king did not move
-    /// (its features all changed then); else by a recount.
-    fn ensure_by_difference(&mut self, net: &Network, pos: &Position, ply: usize, side: Color) {
-        let s = side.index();
-        let mut active = features::active(pos, FeatureSet::HalfKPE9, side);
-        active.sort_unstable();
-        let half = self.half;
-        let at = self.offset(ply, side);
-        if ply > 0 && self.computed[ply - 1][s] && !self.dirty[ply].moves_king_of(side) {
-            // At most every feature of the two lists differs.
-            let mut removed = Vec::with_capacity(MAX_ACTIVE);
-            let mut added = Vec::with_capacity(MAX_ACTIVE);
-            difference(&self.active[ply - 1][s], &active, &mut removed, &mut added);
-            let src = self.offset(ply - 1, side);
-            // The parent's accumulator lies below this one: split the storage there.
-            let (lower, upper) = self.values.split_at_mut(at);
-            net.update(
-                &mut upper[..half],
-                &lower[src..src + half],
-                &removed,
-                &added,
-            );
-        } else {
-            net.refresh_from(&active, &mut self.values[at..at + half]);
+    /// Brings both HalfKPE9 accumulators at `ply` up to date. A side updates from its
+    /// parent's accumulator (the rows of the pieces the move moved, and of those whose
+    /// square's attack counts differ from the parent's) unless its own king moved (then
+    /// it is recounted from the accumulator kept for the king's square). A
+    /// parent without accumulators is computed first, the move taken back for it: its
+    /// other children then update from it too, where each would recount otherwise.
+    fn ensure_e9(&mut self, net: &Network, pos: &mut Position, ply: usize) {
+        if self.computed[ply] == [true; 2] {
+            return;
         }
-        self.active[ply][s] = active;
-        self.computed[ply][s] = true;
+        self.effects[ply] = Effects::of(pos);
+        let dirty = self.dirty[ply];
+        let needs_parent = ply > 0
+            && Color::ALL.into_iter().any(|side| {
+                let s = side.index();
+                !self.computed[ply][s] && !self.computed[ply - 1][s] && !dirty.moves_king_of(side)
+            });
+        if needs_parent {
+            if dirty == Dirty::NONE {
+                // A null move: taken back too, so that the moves before it are taken back
+                // by the side that played them.
+                pos.undo_null();
+                self.ensure_e9(net, pos, ply - 1);
+                pos.play_null();
+            } else {
+                let mv = pos.undo().expect("the move into the ply");
+                self.ensure_e9(net, pos, ply - 1);
+                pos.play_unchecked(mv);
+            }
+        }
+        // The sides that update from the parent, the others recount.
+        let updated = Color::ALL.map(|side| {
+            let s = side.index();
+            ply > 0
+                && !self.computed[ply][s]
+                && self.computed[ply - 1][s]
+                && !dirty.moves_king_of(side)
+        });
+        let mut changes = [Changes::default(), Changes::default()];
+        if updated.contains(&true) {
+            halfkpe9::changed(
+                pos,
+                &dirty,
+                updated,
+                &self.effects[ply - 1],
+                &self.effects[ply],
+                &mut changes,
+            );
+        }
+        let half = self.half;
+        for side in Color::ALL {
+            let s = side.index();
+            if self.computed[ply][s] {
+                continue;
+            }
+            let at = self.offset(ply, side);
+            if updated[s] {
+                let src = self.offset(ply - 1, side);
+                // The parent's accumulator lies below this one: split the storage there.
+                let (lower, upper) = self.values.split_at_mut(at);
+                let Changes { removed, added } = &changes[s];
+                net.update(&mut upper[..half], &lower[src..src + half], removed, added);
+            } else {
+                let acc = &mut self.values[at..at + half];
+                self.cache
+                    .refresh_e9(net, pos, side, &self.effects[ply], acc);
+            }
+            self.computed[ply][s] = true;
+        }
     }
 
     /// Derives `side`'s accumulator at ply `dst` from the one at ply `src`, one ply away,

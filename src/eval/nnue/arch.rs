@@ -79,8 +79,9 @@ impl FeatureSet {
     }
 
     /// Whether a recount may start from the accumulator kept for the king's square
-    /// ([`super::refresh_cache`]), which tracks where pieces stand: not for HalfKPE9,
-    /// whose features also depend on what attacks each square.
+    /// through [`super::refresh_cache::RefreshCache::refresh`], which tracks where pieces
+    /// stand: not for HalfKPE9, whose features also depend on what attacks each square
+    /// (its entries keep the attack counts too, through `refresh_e9`).
     pub const fn cacheable(self) -> bool {
         self.king_relative() && !matches!(self, FeatureSet::HalfKPE9)
     }

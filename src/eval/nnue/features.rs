@@ -11,13 +11,15 @@
 //!
 //! HalfKP numbers a piece state for each square of the viewer's own king; HalfKPE9 does
 //! the same on one of nine planes chosen by how many pieces of each side attack the
-//! piece's square ([`effect_plane`]); HalfKP_vm does
+//! piece's square ([`super::halfkpe9`]); HalfKP_vm does
 //! the same on a board folded at the centre file ([`KingFrame`]); K+P takes the states
 //! as they are and adds both kings' squares. HalfKA_hm2 is HalfKP_vm with the kings as
 //! two more pieces: a king's state is 1548 + its square as the viewer sees it, whoever
 //! owns it (YaneuraOu numbers the enemy king 81 later, then folds it onto the same plane).
 
-use super::arch::{FeatureSet, EFFECT_LEVELS, PIECE_STATES, STATES_WITH_KING};
+use super::arch::{FeatureSet, PIECE_STATES, STATES_WITH_KING};
+use super::effects::Effects;
+use super::halfkpe9;
 use crate::position::Position;
 use crate::types::{Color, Move, Piece, PieceKind, Square};
 use arrayvec::ArrayVec;
@@ -204,23 +206,6 @@ impl KingFrame {
     }
 }
 
-/// HalfKPE9's plane for a piece on `sq` as `viewer` sees it: the viewer's attackers of
-/// the square and the opponent's, each counted up to two (YaneuraOu's board of effect
-/// counts: every piece whose moves reach the square, sliders stopped by the first piece,
-/// kings included), as `3 · viewer's + opponent's`.
-#[inline]
-fn effect_plane(pos: &Position, sq: Square, viewer: Color) -> u32 {
-    let occupied = pos.occupied();
-    let count = |c| {
-        let n = pos.attackers_to(c, sq, occupied).count() as usize;
-        n.min(EFFECT_LEVELS - 1) as u32
-    };
-    count(viewer) * EFFECT_LEVELS as u32 + count(!viewer)
-}
-
-/// HalfKPE9 features of one plane are this far from the next plane's.
-const EFFECT_PLANE_SIZE: u32 = (Square::NUM * PIECE_STATES) as u32;
-
 /// Feature index of the king-independent part of the K+P features for a king.
 #[inline(always)]
 fn kp_king_index(king: Square, owner: Color, viewer: Color) -> u32 {
@@ -231,7 +216,7 @@ fn kp_king_index(king: Square, owner: Color, viewer: Color) -> u32 {
 /// The features `viewer` has switched on in `pos` (both kings on the board).
 pub fn active(pos: &Position, set: FeatureSet, viewer: Color) -> ArrayVec<u32, MAX_ACTIVE> {
     if set == FeatureSet::HalfKPE9 {
-        return active_e9(pos, viewer);
+        return halfkpe9::active(pos, viewer, &Effects::of(pos));
     }
     let mut states = ArrayVec::<u16, NON_KING_PIECES>::new();
     for sq in pos.occupied() {
@@ -276,36 +261,6 @@ pub fn active(pos: &Position, set: FeatureSet, viewer: Color) -> ArrayVec<u32, M
             out.push(kp_king_index(own_king, viewer, viewer));
             out.push(kp_king_index(enemy_king, !viewer, viewer));
         }
-    }
-    out
-}
-
-/// HalfKPE9's features: HalfKP's, each board piece's on the plane of its square's attack
-/// counts; pieces in hand and absent pieces on the plane of no attacks.
-fn active_e9(pos: &Position, viewer: Color) -> ArrayVec<u32, MAX_ACTIVE> {
-    let own_king = pos.king_square(viewer).expect("both kings");
-    let frame = KingFrame::new(FeatureSet::HalfKP, viewer, own_king);
-    let mut out = ArrayVec::new();
-    for sq in pos.occupied() {
-        let piece = pos.piece_at(sq).expect("an occupied square holds a piece");
-        if piece.kind() != PieceKind::King && out.len() < NON_KING_PIECES {
-            let plane = effect_plane(pos, sq, viewer);
-            out.push(frame.feature(board_state(piece, sq, viewer)) + plane * EFFECT_PLANE_SIZE);
-        }
-    }
-    for holder in Color::ALL {
-        let hand = pos.hand(holder);
-        for kind in PieceKind::HAND {
-            for i in 0..hand.count(kind) {
-                if out.len() < NON_KING_PIECES {
-                    out.push(frame.feature(hand_state(holder, kind, i, viewer)));
-                }
-            }
-        }
-    }
-    // Pieces absent from the position rest in state 0, with no attacks.
-    while out.len() < NON_KING_PIECES {
-        out.push(frame.feature(0));
     }
     out
 }
@@ -372,6 +327,12 @@ impl Dirty {
         self.len += 1;
     }
 
+    /// (before, after) states of each non-king piece the move changes.
+    #[inline(always)]
+    pub(super) fn piece_changes(&self) -> &[(StatePair, StatePair)] {
+        &self.changes[..self.len as usize]
+    }
+
     /// Whether the move is one of `viewer`'s own king.
     #[inline(always)]
     pub fn moves_king_of(&self, viewer: Color) -> bool {
@@ -383,8 +344,8 @@ impl Dirty {
     #[inline(always)]
     pub fn needs_refresh(&self, set: FeatureSet, viewer: Color) -> bool {
         // A HalfKPE9 move also changes the features of the pieces whose attack counts it
-        // changes, which the move alone does not say: its updates are found otherwise
-        // (`AccumulatorStack`), never through `changed`.
+        // changes, which the move alone does not say: its updates come from the attack
+        // counts before and after it (`halfkpe9::changed`), never through `changed`.
         set == FeatureSet::HalfKPE9 || set.king_relative() && self.moves_king_of(viewer)
     }
 

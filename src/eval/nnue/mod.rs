@@ -9,6 +9,7 @@
 //! - [`builtin`]: the net built into the binary (`EvalFile=internal`);
 //! - [`info`]: `hayate netinfo`, what a net file is;
 //! - [`features`]: which feature rows a position switches on, and what a move changes;
+//! - [`effects`] and [`halfkpe9`]: HalfKPE9's attack counts, and its features from them;
 //! - [`AccumulatorStack`]: the search's incrementally updated accumulators;
 //! - [`refresh_cache`]: recounts after a king move, from the last accumulator of its square;
 //! - [`simd`]: the kernels, portable, AVX2 and AVX2 with VNNI, chosen at run time;
@@ -18,8 +19,10 @@ pub mod accumulator;
 pub mod aligned;
 pub mod arch;
 pub mod builtin;
+pub mod effects;
 mod error;
 pub mod features;
+pub mod halfkpe9;
 pub mod info;
 mod load;
 mod network;

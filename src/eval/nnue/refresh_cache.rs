@@ -8,9 +8,16 @@
 //! differing in a few pieces: the accumulator kept for the square is brought to the
 //! position by the rows of those pieces alone, found by comparing piece bitboards and
 //! hand counts (the "Finny tables" of chess engines).
+//!
+//! HalfKPE9 recounts whenever a ply's parent has no accumulator (its features depend on
+//! the attack counts, which only the parent's position gives a move's changes from): its
+//! entries keep the counts too, and a piece that stayed where it was changes rows when
+//! its square's counts did.
 
 use super::aligned::Aligned;
+use super::effects::Effects;
 use super::features::{board_state, hand_state, KingFrame, MAX_ACTIVE, NON_KING_PIECES};
+use super::halfkpe9::{self, PLANE_SIZE};
 use super::network::Network;
 use crate::position::Position;
 use crate::types::{Bitboard, Color, Hand, Piece, PieceKind, Square};
@@ -53,6 +60,8 @@ pub struct RefreshCache {
     half: usize,
     values: Aligned<i16>,
     pieces: Vec<Pieces>,
+    /// HalfKPE9: the attack counts of each entry's position.
+    effects: Vec<Effects>,
 }
 
 impl RefreshCache {
@@ -69,6 +78,8 @@ impl RefreshCache {
         }
         self.pieces.clear();
         self.pieces.resize(entries, Pieces::NONE);
+        self.effects.clear();
+        self.effects.resize(entries, Effects::default());
     }
 
     /// Writes `viewer`'s accumulator of `pos` (a king-relative net's) into `out`, through the entry of
@@ -82,12 +93,13 @@ impl RefreshCache {
         let mut added = Rows::new();
         let set = net.arch().features;
         let frame = KingFrame::new(set, viewer, king);
-        if !diff(
+        if !diff::<false>(
             pos,
             viewer,
             frame,
             set.has_kings(),
             cached,
+            (&mut Effects::default(), &Effects::default()),
             &mut removed,
             &mut added,
         ) {
@@ -103,18 +115,59 @@ impl RefreshCache {
         }
         acc.copy_from_slice(out);
     }
+
+    /// [`refresh`](Self::refresh) for a HalfKPE9 net: `effects` are the attack counts of
+    /// `pos`.
+    pub fn refresh_e9(
+        &mut self,
+        net: &Network,
+        pos: &Position,
+        viewer: Color,
+        effects: &Effects,
+        out: &mut [i16],
+    ) {
+        let king = pos.king_square(viewer).expect("both kings");
+        let entry = viewer.index() * Square::NUM + king.index();
+        let mut removed = Rows::new();
+        let mut added = Rows::new();
+        let frame = KingFrame::new(net.arch().features, viewer, king);
+        let planes = (&mut self.effects[entry], effects);
+        let acc = &mut self.values[entry * self.half..][..self.half];
+        let diffed = diff::<true>(
+            pos,
+            viewer,
+            frame,
+            false,
+            &mut self.pieces[entry],
+            planes,
+            &mut removed,
+            &mut added,
+        );
+        if diffed && removed.len() + added.len() < NON_KING_PIECES {
+            net.update(out, acc, &removed, &added);
+        } else {
+            net.refresh_from(&halfkpe9::active(pos, viewer, effects), out);
+        }
+        if diffed {
+            acc.copy_from_slice(out);
+        }
+    }
 }
 
 /// Lists the features `viewer` (its king's square giving `frame`) loses and gains from
 /// the pieces of `cached` to those of `pos` (the kings among them when `kings`), and
-/// makes `cached` those of `pos`. Returns `false`, changing nothing, when `pos` has more
-/// non-king pieces than a set.
-fn diff(
+/// makes `cached` those of `pos`. For HalfKPE9 (`E9`), `effects` are the attack counts
+/// of the cached position (made those of `pos` too) and of `pos`, and each board piece
+/// is on the plane of its square's counts. Returns `false`, changing nothing, when `pos`
+/// has more non-king pieces than a set.
+#[allow(clippy::too_many_arguments)]
+fn diff<const E9: bool>(
     pos: &Position,
     viewer: Color,
     frame: KingFrame,
     kings: bool,
     cached: &mut Pieces,
+    effects: (&mut Effects, &Effects),
     removed: &mut Rows,
     added: &mut Rows,
 ) -> bool {
@@ -130,21 +183,39 @@ fn diff(
     if total > NON_KING_PIECES as u32 {
         return false;
     }
+    let (was_effects, now_effects) = effects;
+    // The squares whose plane changed (none without planes).
+    let replaned = if E9 {
+        was_effects.changed(now_effects)
+    } else {
+        Bitboard::EMPTY
+    };
+    let plane = |effects: &Effects, sq: Square| {
+        if E9 {
+            effects.plane(sq, viewer) * PLANE_SIZE
+        } else {
+            0
+        }
+    };
     for color in Color::ALL {
         let boards = &mut cached.boards[color.index()];
         for kind in PieceKind::ALL.into_iter().filter(|&k| is_feature(k, kings)) {
             let now = pos.pieces_of(color, kind);
             let was = boards[kind.index()];
             let changed = now ^ was;
-            if changed.is_empty() {
+            // Pieces that stayed, on squares whose plane changed.
+            let stayed = now & was & replaned;
+            if changed.is_empty() && stayed.is_empty() {
                 continue;
             }
             let piece = Piece::new(color, kind);
-            for sq in changed & was {
-                removed.push(frame.feature(board_state(piece, sq, viewer)));
+            for sq in (changed | stayed) & was {
+                let state = frame.feature(board_state(piece, sq, viewer));
+                removed.push(state + plane(was_effects, sq));
             }
-            for sq in changed & now {
-                added.push(frame.feature(board_state(piece, sq, viewer)));
+            for sq in (changed | stayed) & now {
+                let state = frame.feature(board_state(piece, sq, viewer));
+                added.push(state + plane(now_effects, sq));
             }
             boards[kind.index()] = now;
         }
@@ -172,5 +243,8 @@ fn diff(
         added.push(state0);
     }
     cached.absent = absent;
+    if E9 {
+        *was_effects = *now_effects;
+    }
     true
 }

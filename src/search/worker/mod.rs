@@ -320,7 +320,7 @@ impl Worker {
             Some((net, fv_scale)) => {
                 if nnue::features::supports(&self.pos) {
                     self.accumulators
-                        .evaluate(net, &self.pos, ply as usize, *fv_scale)
+                        .evaluate(net, &mut self.pos, ply as usize, *fv_scale)
                 } else {
                     // The nets need both kings (tsume positions may lack one).
                     eval::evaluate(&self.pos)
