@@ -205,15 +205,25 @@ fn a_round_of_no_hours_trains_on_earlier_data_alone() {
     assert!(std::fs::metadata(&earlier).unwrap().len() >= 40);
     let dir = tmp.0.join("r");
     let earlier_arg = earlier.to_str().unwrap();
+    // One opening for the data, one for the gate: the gate plays it once with each
+    // colour, not the three games asked (a third would repeat the first).
+    let openings = tmp.0.join("openings.sfen");
+    std::fs::write(
+        &openings,
+        "startpos moves 7g7f 3c3d\nstartpos moves 2g2f 8c8d\n",
+    )
+    .unwrap();
     let settings = [
         "--hours",
         "0",
         "--data",
         earlier_arg,
+        "--openings",
+        openings.to_str().unwrap(),
         "--gate-nodes",
         "150",
         "--gate-games",
-        "2",
+        "3",
     ];
     let (code, stdout, stderr) = round(&dir, &settings);
     assert_eq!(code, 0, "{stdout}{stderr}");
@@ -227,4 +237,8 @@ fn a_round_of_no_hours_trains_on_earlier_data_alone() {
     );
     assert!(hayate::eval::nnue::builtin::load_named(dir.join("net.bin").to_str().unwrap()).is_ok());
     assert_eq!(lines(&dir.join("gate").join("games.jsonl")), 2);
+    assert!(
+        stderr.contains("gate: 2 games, twice its 1 openings"),
+        "{stderr}"
+    );
 }

@@ -83,7 +83,8 @@ pub struct RoundArgs {
     /// Nodes a move in the gate [default: 20000]
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
     gate_nodes: Option<u64>,
-    /// Gate games at most, when the SPRT has not decided [default: 400]
+    /// Gate games at most, when the SPRT has not decided [default: 400], and no more than
+    /// twice the gate's openings (more would repeat games)
     #[arg(long, value_parser = clap::value_parser!(u32).range(2..=100_000))]
     gate_games: Option<u32>,
     /// Openings, one `position` line each: the first half for the data, the other half
@@ -545,6 +546,14 @@ fn generate(
     Ok(())
 }
 
+/// The gate's games: `--gate-games`, but no more than two (one per colour) for each
+/// gate opening, since single-threaded engines at a node limit play the same game again
+/// from the same opening.
+fn distinct_gate_games(s: &Settings, files: &Files) -> Result<u32, RoundError> {
+    let openings = opening_lines(&files.gate_openings)?.len() as u32;
+    Ok(s.gate_games.min(2 * openings.max(1)))
+}
+
 /// Step 3: the new net against the built-in one; resumes a gate already begun.
 fn play_gate(
     s: &Settings,
@@ -553,6 +562,14 @@ fn play_gate(
     concurrency: usize,
 ) -> Result<Gate, RoundError> {
     let exe = path_word(engine);
+    let games = distinct_gate_games(s, files)?;
+    if games < s.gate_games {
+        eprintln!(
+            "gate: {games} games, twice its {} openings: at a node limit more would repeat \
+             earlier games (a larger --openings file gives more; tools/extend_openings.py)",
+            games / 2
+        );
+    }
     let mut words: Vec<String> = [
         "--nodes",
         &s.gate_nodes.to_string(),
@@ -573,7 +590,7 @@ fn play_gate(
         "--openings",
         &path_word(&files.gate_openings),
         "--games",
-        &s.gate_games.to_string(),
+        &games.to_string(),
         "--concurrency",
         &concurrency.to_string(),
         "--resign-score",
@@ -627,7 +644,7 @@ fn play_gate(
         .elo()
         .map(|e| (e.elo, e.lower, e.upper))
         .filter(|(e, l, u)| e.is_finite() && l.is_finite() && u.is_finite());
-    let finished = tally.games() >= s.gate_games;
+    let finished = tally.games() >= games;
     let passed = match decision {
         Some(SprtDecision::AcceptH1) => true,
         Some(SprtDecision::AcceptH0) => false,
