@@ -42,8 +42,20 @@ fn records(games: usize, seed: u64) -> Vec<PackedSfenValue> {
 }
 
 fn check_shape(shape: Shape, epochs: usize, tolerance_mean: f64, tolerance_max: f64) {
+    check_shape_on(shape, 240, epochs, tolerance_mean, tolerance_max);
+}
+
+/// Trains `shape` on the positions of `games` random games; checks that the loss goes
+/// down and that the exported net is the float net, read by the engine's loader.
+fn check_shape_on(
+    shape: Shape,
+    games: usize,
+    epochs: usize,
+    tolerance_mean: f64,
+    tolerance_max: f64,
+) {
     hayate::attacks::init();
-    let (train_records, held_records) = train::split_by_game(records(240, 11), 6);
+    let (train_records, held_records) = train::split_by_game(records(games, 11), 6);
     assert!(!held_records.is_empty());
     let train_set = train::samples(shape, &train_records, Default::default());
     let held_set = train::samples(shape, &held_records, Default::default());
@@ -75,6 +87,11 @@ fn check_shape(shape: Shape, epochs: usize, tolerance_mean: f64, tolerance_max: 
     let (net, warnings) = Network::from_bytes(&bytes).expect("the export loads");
     assert!(warnings.is_empty(), "{warnings:?}");
     assert_eq!(net.arch(), shape.arch());
+    assert_eq!(net.arch().name(), shape.name());
+    assert_eq!(
+        bytes.len() as u64,
+        shape.arch().file_size(shape.arch().structure().len())
+    );
     let mut total = 0.0;
     let mut worst: f64 = 0.0;
     let positions: Vec<Position> = held_records
@@ -92,7 +109,8 @@ fn check_shape(shape: Shape, epochs: usize, tolerance_mean: f64, tolerance_max: 
     }
     let mean = total / positions.len() as f64;
     eprintln!(
-        "{shape:?}: losses {losses:?}; quantised against float over {} positions: mean {mean:.2} cp, worst {worst:.2} cp",
+        "{}: losses {losses:?}; quantised against float over {} positions: mean {mean:.2} cp, worst {worst:.2} cp",
+        shape.name(),
         positions.len()
     );
     assert!(distinct.len() > 20, "the net answers {distinct:?}");
@@ -100,21 +118,25 @@ fn check_shape(shape: Shape, epochs: usize, tolerance_mean: f64, tolerance_max: 
     assert!(worst <= tolerance_max, "worst error {worst}");
 
     // A net read back for further training is the net written: exporting it again gives
-    // the same bytes, for either shape (the factoriser's rows start at zero).
+    // the same bytes, for any shape (the factoriser's rows start at zero).
     let again = Model::import(shape, &net).expect("the export imports");
     assert_eq!(again.export(), bytes);
-    let other = match shape {
-        Shape::Kp => Shape::HalfKp,
-        Shape::HalfKp => Shape::Kp,
+    let other = if shape == Shape::HALFKP {
+        Shape::KP
+    } else {
+        Shape::HALFKP
     };
-    assert!(Model::import(other, &net).is_err());
+    let refused = Model::import(other, &net)
+        .err()
+        .expect("another shape is refused");
+    assert!(refused.contains(&shape.name()), "{refused}");
     // A file cut short never becomes a net to import.
     assert!(Network::from_bytes(&bytes[..bytes.len() - 1]).is_err());
 }
 
 #[test]
 fn kp_trains_and_exports_what_it_learned() {
-    check_shape(Shape::Kp, 5, 40.0, 200.0);
+    check_shape(Shape::KP, 5, 40.0, 200.0);
 }
 
 #[test]
@@ -123,7 +145,70 @@ fn halfkp_trains_with_its_factoriser_and_exports_what_it_learned() {
     // start: 40.7 cp from the house generator's seeded start (src/rng.rs), under 40
     // from the trainer's former private one. The bound guards against an export that
     // loses what was learned (hundreds of centipawns), not against that spread.
-    check_shape(Shape::HalfKp, 4, 45.0, 200.0);
+    check_shape(Shape::HALFKP, 4, 45.0, 200.0);
+}
+
+#[test]
+fn halfkp_512x2_16_32_trains_and_exports_what_it_learned() {
+    let shape = Shape::parse("halfkp_512x2-16-32").unwrap();
+    check_shape_on(shape, 120, 3, 45.0, 200.0);
+}
+
+#[test]
+fn halfkp_768x2_16_64_trains_and_exports_what_it_learned() {
+    let shape = Shape::parse("halfkp_768x2-16-64").unwrap();
+    check_shape_on(shape, 120, 3, 45.0, 200.0);
+}
+
+/// `hayate train` with arguments it refuses: exit code 2 and a message naming the shapes.
+fn refused(args: &[String], expected: &[&str]) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hayate"))
+        .arg("train")
+        .args(args)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {text}");
+    for e in expected {
+        assert!(text.contains(e), "{args:?}: {text}");
+    }
+}
+
+/// An `--arch` the trainer does not make, and an `--init` net of another shape than
+/// `--arch`'s (the built-in net included), are refused before any data is read.
+#[test]
+fn the_command_refuses_unknown_shapes_and_init_nets_of_another() {
+    hayate::attacks::init();
+    let dir = std::env::temp_dir().join(format!("hayate-train-shapes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let kp = dir.join("kp.bin");
+    std::fs::write(&kp, Model::new(Shape::KP, 1).export()).unwrap();
+    let kp = kp.to_str().unwrap();
+    let with = |more: &[&str]| -> Vec<String> {
+        ["--data", "missing.bin", "--out", "nn.bin"]
+            .iter()
+            .chain(more)
+            .map(|s| s.to_string())
+            .collect()
+    };
+    refused(
+        &with(&["--arch", "halfkp_1024x2"]),
+        &["halfkp_1024x2", "expected"],
+    );
+    refused(&with(&["--arch", "halfkpvm"]), &["halfkpvm", "expected"]);
+    refused(
+        &with(&["--arch", "halfkp_500x2-16-32"]),
+        &["multiples of 32"],
+    );
+    refused(
+        &with(&["--arch", "halfkp_512x2-16-32", "--init", kp]),
+        &["kp_256x2-32-32", "halfkp_512x2-16-32"],
+    );
+    refused(
+        &with(&["--arch", "halfkp_768x2-16-64", "--init", "internal"]),
+        &["halfkp_256x2-32-32", "halfkp_768x2-16-64"],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `hayate train` through the binary: each epoch that improves the held-out loss writes
@@ -203,9 +288,9 @@ fn mirrored_positions_swap_the_files_and_keep_the_rest() {
         hayate::eval::evaluate(&pos)
     );
     let records = records(2, 5);
-    let plain = train::samples(Shape::HalfKp, &records, Default::default());
+    let plain = train::samples(Shape::HALFKP, &records, Default::default());
     let doubled = train::samples(
-        Shape::HalfKp,
+        Shape::HALFKP,
         &records,
         train::Sampling {
             mirror: true,
@@ -221,9 +306,9 @@ fn quiet_sampling_leaves_out_records_that_capture() {
     hayate::attacks::init();
     hayate::eval::init();
     let records = records(2, 5);
-    let all = train::samples(Shape::Kp, &records, Default::default());
+    let all = train::samples(Shape::KP, &records, Default::default());
     let quiet = train::samples(
-        Shape::Kp,
+        Shape::KP,
         &records,
         train::Sampling {
             quiet: true,

@@ -14,7 +14,8 @@ pub struct TrainArgs {
     /// The net to write (rewritten after every epoch that improves the held-out loss)
     #[arg(long)]
     out: String,
-    /// kp (kp_256x2-32-32) or halfkp (halfkp_256x2-32-32)
+    /// kp (kp_256x2-32-32), halfkp (halfkp_256x2-32-32), or a K+P or HalfKP net of other
+    /// widths that the engine reads, e.g. halfkp_512x2-16-32 or halfkp_768x2-16-64
     #[arg(long, default_value = "kp", value_parser = parse_shape)]
     arch: Shape,
     #[arg(long, default_value_t = 10)]
@@ -58,18 +59,14 @@ pub struct TrainArgs {
     /// the others the score holds material the position's static evaluation cannot see
     #[arg(long)]
     quiet: bool,
-    /// Start from this net (of the --arch shape; `internal`: the built-in net) instead of
-    /// random weights
+    /// Start from this net (of the --arch shape; `internal`: the built-in net, for
+    /// --arch halfkp) instead of random weights
     #[arg(long)]
     init: Option<String>,
 }
 
 fn parse_shape(text: &str) -> Result<Shape, String> {
-    match text {
-        "kp" | "kp_256x2-32-32" => Ok(Shape::Kp),
-        "halfkp" | "halfkp_256x2-32-32" => Ok(Shape::HalfKp),
-        _ => Err("expected kp or halfkp".into()),
-    }
+    Shape::parse(text).map_err(|e| e.to_string())
 }
 
 fn parse_positive(text: &str) -> Result<f32, String> {

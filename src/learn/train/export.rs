@@ -2,7 +2,7 @@
 //! the way in (so a run can start from a net, e.g. one distilled from a teacher).
 
 use super::model::{Layer, Model};
-use super::{Shape, EXPORT_FV_SCALE, H1, H2, HALF, SCORE_SCALE};
+use super::{Shape, EXPORT_FV_SCALE, SCORE_SCALE};
 use crate::eval::nnue::arch::{padded, PIECE_STATES, VERSION};
 use crate::eval::nnue::Network;
 
@@ -38,12 +38,13 @@ impl Model {
         for &b in &self.ft_b {
             out.extend(i16s(b).to_le_bytes());
         }
+        let half = arch.half;
         let real = arch.features.dimensions();
         for f in 0..real {
-            for j in 0..HALF {
-                let mut w = self.ft_w[f * HALF + j];
-                if self.shape == Shape::HalfKp {
-                    w += self.ft_w[(real + f % PIECE_STATES) * HALF + j];
+            for j in 0..half {
+                let mut w = self.ft_w[f * half + j];
+                if self.shape.factorised() {
+                    w += self.ft_w[(real + f % PIECE_STATES) * half + j];
                 }
                 out.extend(i16s(w).to_le_bytes());
             }
@@ -64,11 +65,11 @@ impl Model {
                 }
             }
         };
-        hidden(&mut out, &self.l1, H1);
-        hidden(&mut out, &self.l2, H2);
+        hidden(&mut out, &self.l1, arch.hidden1);
+        hidden(&mut out, &self.l2, arch.hidden2);
         out.extend((quantise(self.out.b[0] * OUTPUT_SCALE, -2e9, 2e9) as i32).to_le_bytes());
-        for i in 0..padded(H2) {
-            let w = if i < H2 { self.out.w[i] } else { 0.0 };
+        for i in 0..padded(arch.hidden2) {
+            let w = self.out.w.get(i).copied().unwrap_or(0.0);
             out.push(quantise(w * OUTPUT_WEIGHT_SCALE, -128.0, 127.0) as i8 as u8);
         }
         out
@@ -82,14 +83,18 @@ impl Model {
     pub fn import(shape: Shape, net: &Network) -> Result<Model, String> {
         let arch = shape.arch();
         if net.arch() != arch {
-            return Err(format!("a {} net, not {}", net.arch().name(), arch.name()));
+            return Err(format!(
+                "a {} net, not the {} being trained (--init takes a net of the --arch shape)",
+                net.arch().name(),
+                arch.name()
+            ));
         }
         let p = net.parameters();
         let mut model = Model::new(shape, 1);
         for (b, &q) in model.ft_b.iter_mut().zip(p.transformer_biases) {
             *b = q as f32 / TRANSFORMER_SCALE;
         }
-        let real = arch.features.dimensions() * HALF;
+        let real = arch.features.dimensions() * arch.half;
         for (w, &q) in model.ft_w[..real].iter_mut().zip(p.transformer_weights) {
             *w = q as f32 / TRANSFORMER_SCALE;
         }

@@ -1,5 +1,5 @@
-//! `hayate train`: trains a classic NNUE net (`kp_256x2-32-32` or `halfkp_256x2-32-32`)
-//! on the CPU from `PackedSfenValue` records and writes it in YaneuraOu's format.
+//! `hayate train`: trains a classic NNUE net (`kp_256x2-32-32`, `halfkp_256x2-32-32`, or
+//! a K+P or HalfKP net of other widths, e.g. `halfkp_512x2-16-32`) on the CPU from `PackedSfenValue` records and writes it in YaneuraOu's format.
 //!
 //! The float net mirrors the integer one: the transformer's sums and every hidden layer
 //! are clipped to 0..1 (127 in the integer net), and the output `y` is the evaluation in
@@ -18,17 +18,17 @@ mod cli;
 mod export;
 mod model;
 mod optimizer;
+mod shape;
 
 pub use cli::{parse, run, run_cli, TrainArgs};
 pub use model::Model;
 pub use optimizer::Trainer;
+pub use shape::{Shape, ShapeError};
 
 use super::packed::{self, PackedSfenValue};
-use crate::eval::nnue::arch::{Architecture, FeatureSet, PIECE_STATES};
 use crate::eval::nnue::features;
 use crate::position::Position;
 use crate::rng::Rng;
-use crate::types::Color;
 use rayon::prelude::*;
 use std::path::Path;
 
@@ -38,11 +38,6 @@ pub const SCORE_SCALE: f32 = crate::win_rate::SCORE_SCALE as f32;
 
 /// `FV_SCALE` the exported nets are made for.
 pub const EXPORT_FV_SCALE: f32 = 16.0;
-
-/// Transformer outputs per side, and the hidden layers, of the shapes trained here.
-pub(crate) const HALF: usize = 256;
-pub(crate) const H1: usize = 32;
-pub(crate) const H2: usize = 32;
 
 /// One training position: the active features from the side to move's and the other
 /// side's view (the factoriser's rows follow from them), the score and the result.
@@ -55,50 +50,6 @@ pub struct Sample {
 }
 
 pub(crate) use crate::win_rate::sigmoid_f32 as sigmoid;
-
-/// Which net a run trains.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Shape {
-    Kp,
-    HalfKp,
-}
-
-impl Shape {
-    pub fn arch(self) -> Architecture {
-        match self {
-            Shape::Kp => Architecture::new(FeatureSet::KP, HALF, H1, H2),
-            Shape::HalfKp => Architecture::new(FeatureSet::HalfKP, HALF, H1, H2),
-        }
-    }
-
-    /// Rows of the trained transformer: the real features, and for HalfKP the
-    /// king-independent ones after them.
-    pub(crate) fn rows(self) -> usize {
-        match self {
-            Shape::Kp => FeatureSet::KP.dimensions(),
-            Shape::HalfKp => FeatureSet::HalfKP.dimensions() + PIECE_STATES,
-        }
-    }
-
-    /// Active features of `viewer` in `pos` (the real ones: a sample stores only these).
-    pub(crate) fn active(self, pos: &Position, viewer: Color) -> Vec<u32> {
-        features::active(pos, self.arch().features, viewer).to_vec()
-    }
-
-    /// The transformer rows that `features` switch on: the features themselves, and for
-    /// HalfKP each one's king-independent row after them. Derived here rather than
-    /// stored, which halves a HalfKP sample.
-    #[inline]
-    pub(crate) fn rows_of(self, features: &[u32]) -> impl Iterator<Item = u32> + '_ {
-        let factor = (self == Shape::HalfKp).then_some(FeatureSet::HalfKP.dimensions() as u32);
-        let factored = factor.into_iter().flat_map(move |base| {
-            features
-                .iter()
-                .map(move |&f| base + f % PIECE_STATES as u32)
-        });
-        features.iter().copied().chain(factored)
-    }
-}
 
 /// How records become samples.
 #[derive(Clone, Copy, Default)]
@@ -310,7 +261,7 @@ mod tests {
         let record = record(&pos, 1234, 0);
         let linear = crate::eval::Evaluator::Linear;
         let taught = samples(
-            Shape::Kp,
+            Shape::KP,
             std::slice::from_ref(&record),
             Sampling {
                 mirror: true,
@@ -321,7 +272,7 @@ mod tests {
             },
         );
         let plain = samples(
-            Shape::Kp,
+            Shape::KP,
             std::slice::from_ref(&record),
             Sampling::default(),
         );
@@ -348,7 +299,7 @@ mod tests {
             keep_scores: true,
             quiet: false,
         };
-        let out = samples(Shape::HalfKp, std::slice::from_ref(&record), how);
+        let out = samples(Shape::HALFKP, std::slice::from_ref(&record), how);
         assert_eq!(out.len(), 7);
         assert_eq!(out[0].result_rate, 1.0);
         assert_eq!(out[0].score_rate, 0.5, "the record's own score is kept");
@@ -359,7 +310,7 @@ mod tests {
             assert_eq!(s.result_rate, s.score_rate);
         }
         // The same records give the same samples (the walks are seeded by the record).
-        let again = samples(Shape::HalfKp, std::slice::from_ref(&record), how);
+        let again = samples(Shape::HALFKP, std::slice::from_ref(&record), how);
         let same = out
             .iter()
             .zip(&again)

@@ -1,6 +1,6 @@
 //! The float net: its layers, the forward pass and the gradients of the loss.
 
-use super::{sigmoid, Sample, Shape, EXPORT_FV_SCALE, H1, H2, HALF, SCORE_SCALE};
+use super::{sigmoid, Sample, Shape, EXPORT_FV_SCALE, SCORE_SCALE};
 use crate::position::Position;
 use crate::rng::Rng;
 
@@ -37,7 +37,7 @@ impl Layer {
 #[derive(Clone)]
 pub struct Model {
     pub(super) shape: Shape,
-    /// `rows × HALF` transformer weights and `HALF` biases.
+    /// `rows × half` transformer weights and `half` biases.
     pub(super) ft_w: Vec<f32>,
     pub(super) ft_b: Vec<f32>,
     pub(super) l1: Layer,
@@ -50,61 +50,87 @@ pub struct Model {
 pub(super) const HIDDEN_LIMIT: f32 = 127.0 / 64.0;
 pub(super) const OUTPUT_LIMIT: f32 = 127.0 * 127.0 / (EXPORT_FV_SCALE * SCORE_SCALE);
 
-/// What a forward pass keeps for the backward one.
+/// What a forward pass keeps for the backward one. Sized by the shape once and reused
+/// from sample to sample: the sizes are the run's, not the compiler's, and a buffer a
+/// sample would cost an allocation in the innermost loop.
 pub(super) struct Trace {
-    pub(super) acc: [[f32; HALF]; 2],
-    pub(super) x: [f32; 2 * HALF],
-    pub(super) h1: [f32; H1],
-    pub(super) h2: [f32; H2],
+    /// Both sides' transformer sums (side to move's first), before the clip.
+    pub(super) acc: Vec<f32>,
+    /// The sums clipped: the first hidden layer's input.
+    pub(super) x: Vec<f32>,
+    /// Each hidden layer's sums before and after the clip.
+    pub(super) h1: Vec<f32>,
+    pub(super) h1_clipped: Vec<f32>,
+    pub(super) h2: Vec<f32>,
+    pub(super) h2_clipped: Vec<f32>,
     pub(super) y: f32,
+}
+
+impl Trace {
+    pub(super) fn new(shape: Shape) -> Trace {
+        let (half, h1, h2) = (shape.half(), shape.hidden1(), shape.hidden2());
+        Trace {
+            acc: vec![0.0; 2 * half],
+            x: vec![0.0; 2 * half],
+            h1: vec![0.0; h1],
+            h1_clipped: vec![0.0; h1],
+            h2: vec![0.0; h2],
+            h2_clipped: vec![0.0; h2],
+            y: 0.0,
+        }
+    }
+}
+
+/// Clips each of `from` to 0..1 into `to`.
+fn clip(from: &[f32], to: &mut [f32]) {
+    for (c, v) in to.iter_mut().zip(from) {
+        *c = v.clamp(0.0, 1.0);
+    }
 }
 
 impl Model {
     pub fn new(shape: Shape, seed: u64) -> Model {
         let mut rng = Rng::seeded(seed);
-        let rows = shape.rows();
+        let (half, h1, h2) = (shape.half(), shape.hidden1(), shape.hidden2());
         // Small transformer weights: 38-odd rows add up per output.
-        let ft_w = (0..rows * HALF)
+        let ft_w = (0..shape.rows() * half)
             .map(|_| (rng.unit_f32() * 2.0 - 1.0) * 0.05)
             .collect();
         Model {
             shape,
             ft_w,
-            ft_b: vec![0.5; HALF],
-            l1: Layer::new(2 * HALF, H1, &mut rng),
-            l2: Layer::new(H1, H2, &mut rng),
-            out: Layer::new(H2, 1, &mut rng),
+            ft_b: vec![0.5; half],
+            l1: Layer::new(2 * half, h1, &mut rng),
+            l2: Layer::new(h1, h2, &mut rng),
+            out: Layer::new(h2, 1, &mut rng),
         }
     }
 
-    pub(super) fn forward(&self, s: &Sample) -> Trace {
-        let mut t = Trace {
-            acc: [[0.0; HALF]; 2],
-            x: [0.0; 2 * HALF],
-            h1: [0.0; H1],
-            h2: [0.0; H2],
-            y: 0.0,
-        };
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The forward pass of `s`, into `t` (made by [`Trace::new`] for this shape).
+    pub(super) fn forward(&self, s: &Sample, t: &mut Trace) {
+        let half = self.shape.half();
         for p in 0..2 {
-            t.acc[p].copy_from_slice(&self.ft_b);
+            let acc = &mut t.acc[p * half..][..half];
+            acc.copy_from_slice(&self.ft_b);
             for f in self.shape.rows_of(&s.features[p]) {
-                let row = &self.ft_w[f as usize * HALF..][..HALF];
-                for (a, w) in t.acc[p].iter_mut().zip(row) {
+                let row = &self.ft_w[f as usize * half..][..half];
+                for (a, w) in acc.iter_mut().zip(row) {
                     *a += w;
                 }
             }
-            for (x, a) in t.x[p * HALF..][..HALF].iter_mut().zip(&t.acc[p]) {
-                *x = a.clamp(0.0, 1.0);
-            }
         }
+        clip(&t.acc, &mut t.x);
         self.l1.forward(&t.x, &mut t.h1);
-        let h1: Vec<f32> = t.h1.iter().map(|v| v.clamp(0.0, 1.0)).collect();
-        self.l2.forward(&h1, &mut t.h2);
-        let h2: Vec<f32> = t.h2.iter().map(|v| v.clamp(0.0, 1.0)).collect();
+        clip(&t.h1, &mut t.h1_clipped);
+        self.l2.forward(&t.h1_clipped, &mut t.h2);
+        clip(&t.h2, &mut t.h2_clipped);
         let mut y = [0.0];
-        self.out.forward(&h2, &mut y);
+        self.out.forward(&t.h2_clipped, &mut y);
         t.y = y[0];
-        t
     }
 
     /// The float net's evaluation of `pos` in centipawns for the side to move.
@@ -115,7 +141,9 @@ impl Model {
             score_rate: 0.0,
             result_rate: 0.0,
         };
-        self.forward(&s).y * SCORE_SCALE
+        let mut t = Trace::new(self.shape);
+        self.forward(&s, &mut t);
+        t.y * SCORE_SCALE
     }
 }
 
@@ -132,14 +160,15 @@ pub(super) struct Grads {
 }
 
 impl Grads {
-    pub(super) fn zero() -> Grads {
+    pub(super) fn zero(shape: Shape) -> Grads {
+        let (half, h1, h2) = (shape.half(), shape.hidden1(), shape.hidden2());
         Grads {
-            ft_b: vec![0.0; HALF],
-            l1_w: vec![0.0; 2 * HALF * H1],
-            l1_b: vec![0.0; H1],
-            l2_w: vec![0.0; H1 * H2],
-            l2_b: vec![0.0; H2],
-            out_w: vec![0.0; H2],
+            ft_b: vec![0.0; half],
+            l1_w: vec![0.0; 2 * half * h1],
+            l1_b: vec![0.0; h1],
+            l2_w: vec![0.0; h1 * h2],
+            l2_b: vec![0.0; h2],
+            out_w: vec![0.0; h2],
             out_b: 0.0,
             loss: 0.0,
         }
@@ -168,28 +197,32 @@ impl Grads {
 /// One thread's summed transformer gradients: a dense buffer of every row, and the rows
 /// the batch touched (only those are read and cleared).
 pub(super) struct RowGrads {
+    /// Floats a row (the transformer's outputs per side).
+    pub(super) half: usize,
     pub(super) rows: Vec<f32>,
     pub(super) touched: Vec<u32>,
     pub(super) marked: Vec<bool>,
 }
 
 impl RowGrads {
-    pub(super) fn new(rows: usize) -> RowGrads {
+    pub(super) fn new(shape: Shape) -> RowGrads {
+        let rows = shape.rows();
         RowGrads {
-            rows: vec![0.0; rows * HALF],
+            half: shape.half(),
+            rows: vec![0.0; rows * shape.half()],
             touched: Vec::new(),
             marked: vec![false; rows],
         }
     }
 
     #[inline]
-    fn add(&mut self, row: u32, d: &[f32; HALF]) {
+    fn add(&mut self, row: u32, d: &[f32]) {
         let r = row as usize;
         if !self.marked[r] {
             self.marked[r] = true;
             self.touched.push(row);
         }
-        for (g, x) in self.rows[r * HALF..][..HALF].iter_mut().zip(d) {
+        for (g, x) in self.rows[r * self.half..][..self.half].iter_mut().zip(d) {
             *g += x;
         }
     }
@@ -198,12 +231,12 @@ impl RowGrads {
     pub(super) fn absorb(&mut self, other: &mut RowGrads) {
         for &row in &other.touched {
             let r = row as usize;
-            let at = r * HALF;
+            let at = r * self.half;
             if !self.marked[r] {
                 self.marked[r] = true;
                 self.touched.push(row);
             }
-            for j in at..at + HALF {
+            for j in at..at + self.half {
                 self.rows[j] += other.rows[j];
                 other.rows[j] = 0.0;
             }
@@ -225,36 +258,42 @@ pub(super) fn loss_of(p: f32, t: f32) -> f64 {
 impl Model {
     /// The gradient of the summed loss over `batch`; the transformer rows' go to `rows`.
     pub(super) fn backward(&self, batch: &[Sample], lambda: f32, rows: &mut RowGrads) -> Grads {
-        let mut g = Grads::zero();
+        let shape = self.shape;
+        let (half, h1, h2) = (shape.half(), shape.hidden1(), shape.hidden2());
+        let mut g = Grads::zero(shape);
+        let mut t = Trace::new(shape);
+        // The gradients of each layer's inputs, reused from sample to sample.
+        let mut dh2 = vec![0.0f32; h2];
+        let mut dh1 = vec![0.0f32; h1];
+        let mut dx = vec![0.0f32; 2 * half];
+        let mut d = vec![0.0f32; half];
         for s in batch {
-            let t = self.forward(s);
+            self.forward(s, &mut t);
             let target = lambda * s.score_rate + (1.0 - lambda) * s.result_rate;
             let p = sigmoid(t.y);
             g.loss += loss_of(p, target);
             let dy = p - target;
-            let h1: Vec<f32> = t.h1.iter().map(|v| v.clamp(0.0, 1.0)).collect();
-            let h2: Vec<f32> = t.h2.iter().map(|v| v.clamp(0.0, 1.0)).collect();
             // Output layer.
-            let mut dh2 = [0.0f32; H2];
-            for i in 0..H2 {
-                g.out_w[i] += dy * h2[i];
-                if t.h2[i] > 0.0 && t.h2[i] < 1.0 {
-                    dh2[i] = dy * self.out.w[i];
-                }
+            let outputs = t.h2.iter().zip(&t.h2_clipped).zip(&self.out.w);
+            for ((gw, di), ((&h, &clipped), &w)) in g.out_w.iter_mut().zip(&mut dh2).zip(outputs) {
+                *gw += dy * clipped;
+                *di = if h > 0.0 && h < 1.0 { dy * w } else { 0.0 };
             }
             g.out_b += dy;
             // Second hidden layer.
-            let mut dh1 = [0.0f32; H1];
+            dh1.fill(0.0);
             for (o, &d) in dh2.iter().enumerate() {
                 if d == 0.0 {
                     continue;
                 }
                 g.l2_b[o] += d;
-                let row = &self.l2.w[o * H1..][..H1];
-                let grow = &mut g.l2_w[o * H1..][..H1];
-                for i in 0..H1 {
-                    grow[i] += d * h1[i];
-                    dh1[i] += d * row[i];
+                let row = &self.l2.w[o * h1..][..h1];
+                let grow = &mut g.l2_w[o * h1..][..h1];
+                for (((gw, di), &x), &w) in
+                    grow.iter_mut().zip(&mut dh1).zip(&t.h1_clipped).zip(row)
+                {
+                    *gw += d * x;
+                    *di += d * w;
                 }
             }
             for (d, &h) in dh1.iter_mut().zip(&t.h1) {
@@ -263,27 +302,24 @@ impl Model {
                 }
             }
             // First hidden layer.
-            let mut dx = [0.0f32; 2 * HALF];
+            dx.fill(0.0);
             for (o, &d) in dh1.iter().enumerate() {
                 if d == 0.0 {
                     continue;
                 }
                 g.l1_b[o] += d;
-                let row = &self.l1.w[o * 2 * HALF..][..2 * HALF];
-                let grow = &mut g.l1_w[o * 2 * HALF..][..2 * HALF];
-                for i in 0..2 * HALF {
-                    grow[i] += d * t.x[i];
-                    dx[i] += d * row[i];
+                let row = &self.l1.w[o * 2 * half..][..2 * half];
+                let grow = &mut g.l1_w[o * 2 * half..][..2 * half];
+                for (((gw, di), &x), &w) in grow.iter_mut().zip(&mut dx).zip(&t.x).zip(row) {
+                    *gw += d * x;
+                    *di += d * w;
                 }
             }
             // Transformer: through the clip, to each active row.
             for p in 0..2 {
-                let mut d = [0.0f32; HALF];
-                for j in 0..HALF {
-                    let a = t.acc[p][j];
-                    if a > 0.0 && a < 1.0 {
-                        d[j] = dx[p * HALF + j];
-                    }
+                let acc = &t.acc[p * half..][..half];
+                for ((dj, &a), &x) in d.iter_mut().zip(acc).zip(&dx[p * half..][..half]) {
+                    *dj = if a > 0.0 && a < 1.0 { x } else { 0.0 };
                 }
                 for (b, x) in g.ft_b.iter_mut().zip(&d) {
                     *b += x;

@@ -1,7 +1,7 @@
 //! Adam, and the trainer that applies a batch's gradients with it.
 
-use super::model::{loss_of, Grads, Model, RowGrads, HIDDEN_LIMIT, OUTPUT_LIMIT};
-use super::{sigmoid, Sample, TrainConfig, H1, H2, HALF};
+use super::model::{loss_of, Grads, Model, RowGrads, Trace, HIDDEN_LIMIT, OUTPUT_LIMIT};
+use super::{sigmoid, Sample, TrainConfig};
 use rayon::prelude::*;
 
 /// Adam's state for one parameter array.
@@ -51,15 +51,16 @@ pub struct Trainer {
 
 impl Trainer {
     pub fn new(model: Model) -> Trainer {
-        let rows = model.shape.rows();
+        let shape = model.shape;
+        let (half, h1, h2) = (shape.half(), shape.hidden1(), shape.hidden2());
         Trainer {
-            adam_ft: Adam::new(rows * HALF),
-            adam_ft_b: Adam::new(HALF),
-            adam_l1: (Adam::new(2 * HALF * H1), Adam::new(H1)),
-            adam_l2: (Adam::new(H1 * H2), Adam::new(H2)),
-            adam_out: (Adam::new(H2), Adam::new(1)),
+            adam_ft: Adam::new(shape.rows() * half),
+            adam_ft_b: Adam::new(half),
+            adam_l1: (Adam::new(2 * half * h1), Adam::new(h1)),
+            adam_l2: (Adam::new(h1 * h2), Adam::new(h2)),
+            adam_out: (Adam::new(h2), Adam::new(1)),
             row_grads: (0..rayon::current_num_threads().max(1))
-                .map(|_| RowGrads::new(rows))
+                .map(|_| RowGrads::new(shape))
                 .collect(),
             step: 0,
             model,
@@ -77,7 +78,7 @@ impl Trainer {
                 .zip(self.row_grads.par_iter_mut())
                 .map(|(part, rows)| model.backward(part, config.lambda, rows))
                 .collect();
-            let g = parts.iter().fold(Grads::zero(), Grads::add);
+            let g = parts.iter().fold(Grads::zero(model.shape), Grads::add);
             total += g.loss;
             let (first, rest) = self.row_grads.split_at_mut(1);
             for other in rest {
@@ -95,10 +96,11 @@ impl Trainer {
         // Lazy Adam on the transformer: only the rows this batch touched move.
         let m = &mut self.model;
         let rows = &mut self.row_grads[0];
-        let mut grad = [0.0f32; HALF];
+        let half = m.shape.half();
+        let mut grad = vec![0.0f32; half];
         for &f in &rows.touched {
-            let at = f as usize * HALF;
-            for (g, r) in grad.iter_mut().zip(&mut rows.rows[at..at + HALF]) {
+            let at = f as usize * half;
+            for (g, r) in grad.iter_mut().zip(&mut rows.rows[at..at + half]) {
                 *g = *r * scale;
                 *r = 0.0;
             }
@@ -134,10 +136,14 @@ impl Trainer {
         let model = &self.model;
         let total: f64 = data
             .par_iter()
-            .map(|s| {
-                let target = lambda * s.score_rate + (1.0 - lambda) * s.result_rate;
-                loss_of(sigmoid(model.forward(s).y), target)
-            })
+            .map_init(
+                || Trace::new(model.shape),
+                |t, s| {
+                    let target = lambda * s.score_rate + (1.0 - lambda) * s.result_rate;
+                    model.forward(s, t);
+                    loss_of(sigmoid(t.y), target)
+                },
+            )
             .sum();
         total / data.len().max(1) as f64
     }
