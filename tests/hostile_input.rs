@@ -14,8 +14,9 @@ fn sync(e: &mut EngineProcess) -> Vec<String> {
     e.expect_line(|l| l == "readyok", "readyok").1
 }
 
-/// Tests that measure the engine's timing run one at a time: engines searching side by
-/// side on a small machine would delay each other's answers.
+/// Every test here runs alone: the ones that measure the engine's timing have margins of
+/// tens of milliseconds, and the others' engines, searching beside them on a two-core
+/// machine, delayed an answer past such a margin (72 ms past a 1,880 ms deadline).
 fn serial() -> std::sync::MutexGuard<'static, ()> {
     static CLOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
     CLOCK.lock().unwrap_or_else(|e| e.into_inner())
@@ -126,6 +127,7 @@ fn a_new_hash_size_waits_for_isready_instead_of_eating_the_clock() {
 
 #[test]
 fn an_over_long_line_is_refused_whole() {
+    let _clock = serial();
     let mut e = ready();
     e.send("position startpos moves 2g2f");
     // Cut at 1 MiB this line was played as `... 8h2b`: now it is refused and the
@@ -150,6 +152,7 @@ fn an_over_long_line_is_refused_whole() {
 
 #[test]
 fn numbers_past_the_integer_range_are_clamped() {
+    let _clock = serial();
     let mut e = ready();
     // Before, the nodes value was dropped (and the search ran to the movetime alone);
     // either way the answer must come and be legal.
@@ -171,6 +174,7 @@ fn numbers_past_the_integer_range_are_clamped() {
 
 #[test]
 fn a_malformed_limit_never_becomes_an_endless_search() {
+    let _clock = serial();
     let mut e = ready();
     // `go mate abc` used to solve without a limit; malformed clocks searched until stop.
     e.send("position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b - 1");
@@ -190,6 +194,7 @@ fn a_malformed_limit_never_becomes_an_endless_search() {
 
 #[test]
 fn one_bad_line_gives_one_info_string() {
+    let _clock = serial();
     let mut e = ready();
     let junk = format!("go{}", " x".repeat(500_000));
     let (_, line, before) = timed_go(&mut e, &junk);
@@ -215,6 +220,7 @@ fn one_bad_line_gives_one_info_string() {
 
 #[test]
 fn a_deep_perft_can_be_stopped_and_quit_ends_the_process() {
+    let _clock = serial();
     let mut e = ready();
     e.send("go perft 255");
     std::thread::sleep(Duration::from_millis(200));
@@ -241,6 +247,7 @@ fn a_deep_perft_can_be_stopped_and_quit_ends_the_process() {
 #[cfg(unix)]
 #[test]
 fn special_files_as_book_or_net_do_not_hang_isready() {
+    let _clock = serial();
     let dir = std::env::temp_dir().join(format!("hayate-hostile-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let fifo = dir.join("fifo");
@@ -286,6 +293,7 @@ fn special_files_as_book_or_net_do_not_hang_isready() {
 
 #[test]
 fn move_numbers_threads_and_table_sizes_are_bounded() {
+    let _clock = serial();
     let mut e = ready();
     e.send("position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 4294967295 moves 7g7f");
     let lines = sync(&mut e);
@@ -318,6 +326,7 @@ fn move_numbers_threads_and_table_sizes_are_bounded() {
 
 #[test]
 fn a_tsume_with_two_pawns_on_a_file_is_solved_with_a_warning() {
+    let _clock = serial();
     let mut e = ready();
     // Black pawns on 5c and 5g: no game reaches this, but the problem is well defined:
     // G*5b mates (the gold is held by the pawn on 5c).
@@ -335,6 +344,7 @@ fn a_tsume_with_two_pawns_on_a_file_is_solved_with_a_warning() {
 /// Every command of the tests above at once, then the engine still plays.
 #[test]
 fn the_engine_survives_all_of_it_in_one_session() {
+    let _clock = serial();
     let mut e = ready();
     for line in [
         "go mate abc",
