@@ -11,15 +11,13 @@
 //!
 //! HalfKP numbers a piece state for each square of the viewer's own king; HalfKPE9 does
 //! the same on one of nine planes chosen by how many pieces of each side attack the
-//! piece's square ([`super::halfkpe9`]); HalfKP_vm does
+//! piece's square (the halfkpe9 module); HalfKP_vm does
 //! the same on a board folded at the centre file ([`KingFrame`]); K+P takes the states
 //! as they are and adds both kings' squares. HalfKA_hm2 is HalfKP_vm with the kings as
 //! two more pieces: a king's state is 1548 + its square as the viewer sees it, whoever
 //! owns it (YaneuraOu numbers the enemy king 81 later, then folds it onto the same plane).
 
 use super::arch::{FeatureSet, PIECE_STATES, STATES_WITH_KING};
-use super::effects::Effects;
-use super::halfkpe9;
 use crate::position::Position;
 use crate::types::{Color, Move, Piece, PieceKind, Square};
 use arrayvec::ArrayVec;
@@ -213,11 +211,14 @@ fn kp_king_index(king: Square, owner: Color, viewer: Color) -> u32 {
     (PIECE_STATES + own + view(king, viewer)) as u32
 }
 
-/// The features `viewer` has switched on in `pos` (both kings on the board).
+/// The features `viewer` has switched on in `pos` (both kings on the board), for every
+/// set but HalfKPE9, whose features also depend on the attacks (the halfkpe9 module
+/// counts them).
 pub fn active(pos: &Position, set: FeatureSet, viewer: Color) -> ArrayVec<u32, MAX_ACTIVE> {
-    if set == FeatureSet::HalfKPE9 {
-        return halfkpe9::active(pos, viewer, &Effects::of(pos));
-    }
+    debug_assert!(
+        set != FeatureSet::HalfKPE9,
+        "HalfKPE9 features come from halfkpe9"
+    );
     let mut states = ArrayVec::<u16, NON_KING_PIECES>::new();
     for sq in pos.occupied() {
         let piece = pos.piece_at(sq).expect("an occupied square holds a piece");
@@ -345,7 +346,7 @@ impl Dirty {
     pub fn needs_refresh(&self, set: FeatureSet, viewer: Color) -> bool {
         // A HalfKPE9 move also changes the features of the pieces whose attack counts it
         // changes, which the move alone does not say: its updates come from the attack
-        // counts before and after it (`halfkpe9::changed`), never through `changed`.
+        // counts before and after it (the halfkpe9 module), never through `changed`.
         set == FeatureSet::HalfKPE9 || set.king_relative() && self.moves_king_of(viewer)
     }
 

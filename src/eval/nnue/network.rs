@@ -2,9 +2,11 @@
 //! the two accumulators to the evaluation, for classic and SFNN nets.
 
 use super::aligned::{Aligned, Plain};
-use super::arch::{padded, Architecture, Buckets, Layout, MAX_HIDDEN, VERSION};
+use super::arch::{padded, Architecture, Buckets, FeatureSet, Layout, MAX_HIDDEN, VERSION};
+use super::effects::Effects;
 use super::error::NnueError;
 use super::features;
+use super::halfkpe9;
 use super::simd::{self, Kernels};
 use super::structure;
 use crate::position::Position;
@@ -511,7 +513,11 @@ impl Network {
 
     /// Computes `viewer`'s accumulator of `pos` from scratch into `acc` (`half` long).
     pub fn refresh(&self, pos: &Position, viewer: Color, acc: &mut [i16]) {
-        let active = features::active(pos, self.arch.features, viewer);
+        let active = if self.arch.features == FeatureSet::HalfKPE9 {
+            halfkpe9::active(pos, viewer, &Effects::of(pos))
+        } else {
+            features::active(pos, self.arch.features, viewer)
+        };
         self.refresh_from(&active, acc);
     }
 
