@@ -554,11 +554,18 @@ fn hayate_plays_hayate_and_writes_readable_records() {
 /// Runs `hayate match` hayate against hayate at 1000 nodes with `args`; returns the exit
 /// code and stdout + stderr.
 fn selfplay_cli(dir: &Path, args: &[&str]) -> (i32, String) {
+    selfplay_cli_with(dir, &[], args)
+}
+
+/// `selfplay_cli` with `engine_options` (`--option NAME=VALUE` words) given to both
+/// engines.
+fn selfplay_cli_with(dir: &Path, engine_options: &[&str], args: &[&str]) -> (i32, String) {
     let output = Command::new(HAYATE)
         .current_dir(dir)
-        .args([
-            "match", "--nodes", "1000", "--engine", HAYATE, "--engine", HAYATE,
-        ])
+        .args(["match", "--nodes", "1000", "--engine", HAYATE])
+        .args(engine_options)
+        .args(["--engine", HAYATE])
+        .args(engine_options)
         .args(["--max-moves", "60", "--openings", "openings.txt"])
         .args(args)
         .output()
@@ -1182,17 +1189,8 @@ fn games_past_twice_the_openings_repeat_at_a_node_limit_and_are_warned_of() {
     .unwrap();
     // Without the book, whose choices are random.
     let run = |games: &str, out: &str| {
-        let output = Command::new(HAYATE)
-            .current_dir(&dir.0)
-            .args(["match", "--nodes", "1000", "--max-moves", "60"])
-            .args(["--engine", HAYATE, "--option", "USI_OwnBook=false"])
-            .args(["--engine", HAYATE, "--option", "USI_OwnBook=false"])
-            .args(["--openings", "openings.txt", "--games", games, "--out", out])
-            .output()
-            .unwrap();
-        let text = String::from_utf8_lossy(&output.stdout).to_string()
-            + &String::from_utf8_lossy(&output.stderr);
-        (output.status.code().unwrap_or(-1), text)
+        let no_book = ["--option", "USI_OwnBook=false"];
+        selfplay_cli_with(&dir.0, &no_book, &["--games", games, "--out", out])
     };
     let (code, text) = run("4", "a");
     assert_eq!(code, 0, "{text}");
