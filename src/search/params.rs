@@ -91,6 +91,44 @@ params! {
     /// `lmr_deeper_margin` is on).
     lmr_shallower_margin = 10, 0..=100;
 
+    /// Which late-move reduction to use: 0 the one above; 1 YaneuraOu's shape (the
+    /// `lmr_y_*` terms below): much more at nodes never on a principal variation and at
+    /// expected cut nodes, much less at nodes that were, a reduced move of a PV node
+    /// searched a ply deeper, and a reduced depth that may exceed the full one by two.
+    lmr_model = 0, 0..=1;
+    /// Model 1: a reduced move may be searched this many plies deeper than the full
+    /// depth when its reduction is negative...
+    lmr_y_deeper = 2, 0..=2;
+    /// ...and at a PV node this many plies deeper still.
+    lmr_y_pv_ply = 1, 0..=1;
+    /// Model 1: the constant part (1/1024 ply)...
+    lmr_y_base = 1824, 0..=4096;
+    /// ...plus this share (1/1024) of the ln·ln part when not improving...
+    lmr_y_not_improving = 412, 0..=1024;
+    /// ...less this for each move searched before...
+    lmr_y_move_count = 65, 0..=256;
+    /// ...less this at a PV node (YaneuraOu's window term with the root's window)...
+    lmr_y_pv = 585, 0..=2048;
+    /// ...less this at a node that was on a principal variation...
+    lmr_y_tt_pv = 1806, 0..=4096;
+    /// ...and this more when it is one now...
+    lmr_y_tt_pv_pv = 973, 0..=2048;
+    /// ...and this more when the table's score is above alpha...
+    lmr_y_tt_pv_above_alpha = 905, 0..=2048;
+    /// ...and this more when the table's entry is as deep as this node...
+    lmr_y_tt_pv_deep = 935, 0..=2048;
+    /// ...and this more for that at an expected cut node.
+    lmr_y_tt_pv_deep_cut = 959, 0..=2048;
+    /// Model 1: an expected cut node is reduced this much more...
+    lmr_y_cut = 3611, 0..=6144;
+    /// ...and this much more again without a table move.
+    lmr_y_cut_no_tt_move = 985, 0..=2048;
+    /// Model 1: every move is reduced this much more when the table move is a capture.
+    lmr_y_tt_capture = 1054, 0..=2048;
+    /// Model 1: at a node expected to fail low, the reduction grows by this share
+    /// (1/256) of itself, divided by depth + 1.
+    lmr_y_all_node = 273, 0..=1024;
+
     /// Reverse futility pruning is tried up to this depth.
     rfp_depth = 7, 1..=16;
     /// Reverse futility margin per ply of depth (centipawns).
@@ -183,6 +221,9 @@ params! {
     /// Every check is extended up to this depth; deeper, only checks that do not lose
     /// the checking piece by exchange.
     check_extension_depth = 6, 0..=16;
+    /// Checks are extended at all (1), or never (0: YaneuraOu's and Stockfish's rule,
+    /// the singular extension left to find the forcing lines).
+    check_extension = 1, 0..=1;
 
     /// Quiescence delta pruning: a capture that would leave the side this far (centipawns)
     /// below alpha even after winning the piece is skipped.
@@ -225,6 +266,17 @@ params! {
     /// A node that raised alpha without a cutoff (a PV node's exact score) also teaches
     /// the histories its best move, as a cutoff does (0: only cutoffs teach).
     history_exact_reward = 0, 0..=1;
+    /// Hindsight depth (0: off): a node its parent reduced by 3 plies or more is searched
+    /// a ply deeper unless the opponent's position got worse by the move; one reduced by
+    /// 2 or more, a ply shallower when both sides' static evaluations add up to more
+    /// than `hindsight_margin` (a quiet position where little happens).
+    hindsight = 0, 0..=1;
+    /// See `hindsight` (centipawns).
+    hindsight_margin = 173, 0..=600;
+    /// A table cutoff by a quiet table move at or above beta gives that move this share
+    /// (percent) of a cutoff's bonus in the histories (0: off), so that the move ordering
+    /// learns from the table's cutoffs too.
+    tt_cut_reward = 0, 0..=200;
     /// Whether a node improves is judged against four plies back when the node two
     /// plies back was in check (1), instead of counting it as improving (0).
     improving_skip_check = 0, 0..=1;

@@ -83,6 +83,11 @@ struct Node {
     tt_pv: bool,
     /// The table move is a capture or promotion.
     tt_capture: bool,
+    /// There is a table move.
+    has_tt_move: bool,
+    /// The table's score (None without an entry) and the depth it was searched to.
+    tt_score: Option<i32>,
+    tt_depth: i32,
 }
 
 impl Worker {
@@ -141,6 +146,9 @@ impl Worker {
         let tt_pv = PV || entry.is_some_and(|e| e.pv);
         if let (false, None, Some(e), Some(s)) = (PV, excluded, entry, tt_score) {
             if e.depth >= depth && cuts_off(e.bound, s, alpha, beta) {
+                if s >= beta && params::tt_cut_reward() != 0 {
+                    self.reward_tt_cutoff(p, e.mv, depth);
+                }
                 return s;
             }
         }
@@ -203,6 +211,22 @@ impl Worker {
             static_eval > earlier
         };
         self.frames[p + 1].killers = [None; 2];
+        if params::hindsight() != 0 && p >= 1 && !in_check && excluded.is_none() {
+            let prior = self.frames[p - 1].reduction;
+            let parent_eval = self.frames[p - 1].static_eval;
+            if parent_eval != -INFINITE {
+                let opponent_worsening = static_eval > -parent_eval;
+                if prior >= 3 && !opponent_worsening {
+                    depth += 1;
+                }
+                if prior >= 2
+                    && depth >= 2
+                    && static_eval + parent_eval > params::hindsight_margin()
+                {
+                    depth -= 1;
+                }
+            }
+        }
         let node = Node {
             depth,
             ply,
@@ -213,6 +237,9 @@ impl Worker {
             improving,
             tt_pv,
             tt_capture: tt_move.is_some_and(|m| self.pos.is_tactical(m)),
+            has_tt_move: tt_move.is_some(),
+            tt_score,
+            tt_depth: entry.map_or(-1, |e| e.depth),
         };
 
         // Step 5. Pruning before any move: reverse futility and the null move. Not in PV
@@ -303,6 +330,7 @@ impl Worker {
             // piece.
             let mut extension = i32::from(
                 gives_check
+                    && params::check_extension() != 0
                     && ply < 2 * self.root_depth
                     && (depth <= params::check_extension_depth() || see_ge(&self.pos, mv, 0)),
             );
@@ -345,15 +373,26 @@ impl Worker {
             // Captures and promotions are reduced as well, at every node, their history
             // the statistic (reducing them only at expected cut nodes lost games).
             if depth >= 2 && searched > 1 + usize::from(root) {
-                let r = self.late_move_reduction::<PV>(
-                    node,
-                    searched,
-                    tactical,
-                    gives_check,
-                    history_score,
-                );
-                let reduced = (new_depth - r / 1024).clamp(1, new_depth.max(1));
+                let reduced = if params::lmr_model() == 0 {
+                    let r = self.late_move_reduction::<PV>(
+                        node,
+                        searched,
+                        tactical,
+                        gives_check,
+                        history_score,
+                    );
+                    (new_depth - r / 1024).clamp(1, new_depth.max(1))
+                } else {
+                    let r = late_move_reduction_y::<PV>(node, searched, alpha, history_score);
+                    let pv_ply = if PV { params::lmr_y_pv_ply() } else { 0 };
+                    (new_depth - r / 1024)
+                        .min(new_depth + params::lmr_y_deeper())
+                        .max(1)
+                        + pv_ply
+                };
+                self.frames[p].reduction = new_depth - reduced;
                 score = -self.search::<false>(-alpha - 1, -alpha, reduced, ply + 1, true);
+                self.frames[p].reduction = 0;
                 if score > alpha && reduced < new_depth {
                     // How far the reduced search beat the best so far says whether the
                     // full one should look a ply further or may stop a ply short.
@@ -781,6 +820,26 @@ impl Worker {
         ]
     }
 
+    /// A table cutoff at ply `p` by its move `mv` (step 2): a quiet move gets a share of
+    /// a cutoff's bonus in the main and continuation histories.
+    fn reward_tt_cutoff(&mut self, p: usize, mv: Option<Move>, depth: i32) {
+        let Some(mv) = mv.filter(|&m| !self.pos.is_tactical(m) && self.pos.is_legal(m)) else {
+            return;
+        };
+        let previous = if p >= 1 && !self.frames[p - 1].null_move {
+            self.frames[p - 1]
+                .current
+                .or_else(|| previous_move(&self.pos))
+        } else {
+            None
+        };
+        let rows = self.continuation_rows(p, previous);
+        let b = bonus(depth) * params::tt_cut_reward() / 100;
+        let piece = self.pos.moved_piece_after(mv);
+        self.history.update_quiet(self.pos.side_to_move(), mv, b);
+        self.history.update_continuation(rows, piece, mv, b);
+    }
+
     /// After a node at ply `p` failed low (step 11): the opponent's quiet move that led
     /// to it refuted every move tried here, and its histories learn that.
     fn reward_prior_quiet(&mut self, p: usize, depth: i32) {
@@ -851,6 +910,53 @@ impl Worker {
             self.history.update_capture(&self.pos, c, -malus);
         }
     }
+}
+
+/// The late-move reduction of the `searched`-th move in YaneuraOu's shape (`lmr_model`
+/// 1), in 1/1024 ply; `alpha` is the node's alpha now.
+fn late_move_reduction_y<const PV: bool>(
+    node: Node,
+    searched: usize,
+    alpha: i32,
+    history_score: i32,
+) -> i32 {
+    let scale = reduction(node.depth, searched);
+    let mut r = scale + params::lmr_y_base() - params::lmr_y_move_count() * searched as i32;
+    if !node.improving {
+        r += scale * params::lmr_y_not_improving() / 1024;
+    }
+    if PV {
+        r -= params::lmr_y_pv();
+    }
+    if node.tt_pv {
+        r -= params::lmr_y_tt_pv();
+        if PV {
+            r -= params::lmr_y_tt_pv_pv();
+        }
+        if node.tt_score.is_some_and(|s| s > alpha) {
+            r -= params::lmr_y_tt_pv_above_alpha();
+        }
+        if node.tt_depth >= node.depth {
+            r -= params::lmr_y_tt_pv_deep();
+            if node.cut_node {
+                r -= params::lmr_y_tt_pv_deep_cut();
+            }
+        }
+    }
+    if node.cut_node {
+        r += params::lmr_y_cut();
+        if !node.has_tt_move {
+            r += params::lmr_y_cut_no_tt_move();
+        }
+    }
+    if node.tt_capture {
+        r += params::lmr_y_tt_capture();
+    }
+    r -= history_score * 1024 / params::lmr_history_divisor();
+    if !PV && !node.cut_node {
+        r += r * params::lmr_y_all_node() / (256 * node.depth + 260);
+    }
+    r
 }
 
 /// What shallow-depth pruning does with a move.

@@ -48,6 +48,9 @@ struct Frame {
     /// The move left out of this node's search: the table move while the singular
     /// extension asks whether any other move comes close to it.
     excluded: Option<Move>,
+    /// The plies by which the move being searched from this ply was reduced (late-move
+    /// reduction), 0 outside a reduced search.
+    reduction: i32,
 }
 
 /// A root move and what the last iterations found for it.
