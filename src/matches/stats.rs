@@ -135,6 +135,10 @@ pub enum SprtDecision {
     AcceptH0,
 }
 
+/// Games of each result (win, draw, loss) added to a tally before the SPRT's ratio is
+/// computed (see [`Sprt::llr`]).
+const PSEUDO_GAMES: f64 = 0.5;
+
 /// A sequential probability ratio test of H0 "Elo difference is `elo0`" against H1 "it is
 /// `elo1`", with error rates `alpha` (false H1) and `beta` (false H0).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -162,22 +166,20 @@ impl Sprt {
     /// (the scores of `elo0` and `elo1`)
     /// `LLR = N ((x - s0)^2 - (x - s1)^2) / (2v) = N (s1 - s0)(2x - s0 - s1) / (2v)`.
     ///
-    /// When every game so far had the same result the observed variance is 0 and the
-    /// formula breaks down; half a win, half a draw and half a loss are then added, so a
-    /// one-sided match (an engine that crashes every game) still ends after a few games
-    /// instead of never. 0 before the first game.
+    /// Half a win, half a draw and half a loss are added to the games played: over a
+    /// few games the observed variance says little (7 wins and a draw would make it
+    /// tiny, and the ratio cross a bound after 8 games of two equal engines), and when
+    /// every game had the same result it is 0 and the formula breaks down. Past a few
+    /// dozen games the half-games change nothing that matters; a one-sided match (an
+    /// engine that crashes every game) still ends after a handful. 0 before the first
+    /// game.
     pub fn llr(&self, tally: &Tally) -> f64 {
-        let games = tally.games() as f64;
-        if games == 0.0 {
+        if tally.games() == 0 {
             return 0.0;
         }
-        let (mut w, mut d, mut l) = (tally.wins as f64, tally.draws as f64, tally.losses as f64);
-        if tally.wins == tally.games()
-            || tally.draws == tally.games()
-            || tally.losses == tally.games()
-        {
-            (w, d, l) = (w + 0.5, d + 0.5, l + 0.5);
-        }
+        let w = tally.wins as f64 + PSEUDO_GAMES;
+        let d = tally.draws as f64 + PSEUDO_GAMES;
+        let l = tally.losses as f64 + PSEUDO_GAMES;
         let n = w + d + l;
         let x = (w + d / 2.0) / n;
         let v = (w * (1.0 - x).powi(2) + d * (0.5 - x).powi(2) + l * x.powi(2)) / n;
@@ -285,16 +287,20 @@ mod tests {
         };
         let (lower, upper) = sprt.bounds();
         assert!(close(lower, -2.944_438_98, 1e-8) && close(upper, 2.944_438_98, 1e-8));
-        // By hand: N = 100, x = 0.65, v = 0.2025, s0 = 0.5, s1 = 0.571463.
+        // By hand, with half a game of each result added: 60.5 wins, 10.5 draws and
+        // 30.5 losses, N = 101.5, x = 65.75 / 101.5, s0 = 0.5, s1 = 0.571463.
         let t = Tally {
             wins: 60,
             losses: 30,
             draws: 10,
         };
         let s1 = score_from_elo(50.0);
-        let expected = 100.0 * (s1 - 0.5) * (1.3 - 0.5 - s1) / (2.0 * 0.2025);
+        let x = 65.75 / 101.5;
+        let v = (60.5 * (1.0 - x) * (1.0 - x) + 10.5 * (0.5 - x) * (0.5 - x) + 30.5 * x * x)
+            / 101.5;
+        let expected = 101.5 * (s1 - 0.5) * (2.0 * x - 0.5 - s1) / (2.0 * v);
         assert!(close(sprt.llr(&t), expected, 1e-9));
-        assert!(close(expected, 4.0326, 1e-3));
+        assert!(close(expected, 4.0177, 1e-3));
         assert_eq!(sprt.decision(&t), Some(SprtDecision::AcceptH1));
         let bad = Tally {
             wins: 30,
@@ -324,5 +330,21 @@ mod tests {
             draws: 0,
         };
         assert_eq!(sprt.decision(&crashes), Some(SprtDecision::AcceptH0));
+        // Seven wins and a draw in the first eight games of a (0, 25) test: luck between
+        // equal engines as often as not, and no decision (without the half-games the
+        // observed variance made the ratio 4.4, past the bound).
+        let narrow = Sprt {
+            elo0: 0.0,
+            elo1: 25.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let lucky = Tally {
+            wins: 7,
+            losses: 0,
+            draws: 1,
+        };
+        assert!(close(narrow.llr(&lucky), 1.599, 1e-3));
+        assert_eq!(narrow.decision(&lucky), None);
     }
 }
