@@ -296,8 +296,8 @@ mod tests {
         };
         let s1 = score_from_elo(50.0);
         let x = 65.75 / 101.5;
-        let v = (60.5 * (1.0 - x) * (1.0 - x) + 10.5 * (0.5 - x) * (0.5 - x) + 30.5 * x * x)
-            / 101.5;
+        let v =
+            (60.5 * (1.0 - x) * (1.0 - x) + 10.5 * (0.5 - x) * (0.5 - x) + 30.5 * x * x) / 101.5;
         let expected = 101.5 * (s1 - 0.5) * (2.0 * x - 0.5 - s1) / (2.0 * v);
         assert!(close(sprt.llr(&t), expected, 1e-9));
         assert!(close(expected, 4.0177, 1e-3));

@@ -1,10 +1,12 @@
 //! What the search learns about moves as it goes, per thread: killer moves, counter
 //! moves, and history scores of quiet moves and captures that caused cutoffs, the quiet
-//! ones also by the moves played one, two and four plies before (continuation history).
+//! ones also by the moves played one, two and four plies before (continuation history)
+//! and by the pawns on the board (pawn-structure history).
 
 use super::params;
 use crate::position::Position;
-use crate::types::{Color, Move, Piece, Square};
+use crate::rng::mix64;
+use crate::types::{Color, Move, Piece, PieceKind, Square};
 
 /// Largest magnitude a history score reaches; updates shrink towards it ("gravity").
 pub const HISTORY_MAX: i32 = 16_384;
@@ -30,6 +32,18 @@ pub fn bonus(depth: i32) -> i32 {
         .min(params::history_bonus_max())
 }
 
+/// Entries of the pawn-structure history (a power of two).
+const PAWN_HISTORY_SIZE: usize = 1024;
+
+/// The pawn-structure history's index of `pos`: both sides' pawns on the board, hashed.
+/// A plan that works with one pawn structure tends to work for as long as it stands.
+pub fn pawn_index(pos: &Position) -> usize {
+    let fold = |b: u128| mix64(b as u64 ^ mix64((b >> 64) as u64));
+    let black = pos.pieces_of(Color::Black, PieceKind::Pawn).0;
+    let white = pos.pieces_of(Color::White, PieceKind::Pawn).0;
+    (mix64(fold(black) ^ fold(white).rotate_left(23)) as usize) & (PAWN_HISTORY_SIZE - 1)
+}
+
 /// The per-thread move statistics.
 pub struct History {
     /// Quiet moves by side, origin and destination.
@@ -41,6 +55,8 @@ pub struct History {
     /// Quiet moves by piece and destination, in rows by an earlier move's piece and
     /// destination (see [`ContinuationRows`]).
     continuation: Vec<[[i16; Square::NUM]; 32]>,
+    /// Quiet moves by piece and destination, by the pawn structure ([`pawn_index`]).
+    pawn: Vec<[[i16; Square::NUM]; 32]>,
 }
 
 /// The continuation-history rows of the moves played one, two and four plies before a
@@ -61,6 +77,7 @@ impl Default for History {
             capture: vec![[[0; 16]; Square::NUM]; 32],
             counter: vec![[None; Square::NUM]; 32],
             continuation: vec![[[0; Square::NUM]; 32]; 32 * Square::NUM],
+            pawn: vec![[[0; Square::NUM]; 32]; PAWN_HISTORY_SIZE],
         }
     }
 }
@@ -124,6 +141,20 @@ impl History {
         for &row in rows.iter().flatten() {
             apply(&mut self.continuation[row][p][to], bonus);
         }
+    }
+
+    /// The quiet move `mv` of `piece` under the pawn structure `index`.
+    #[inline]
+    pub fn pawn(&self, index: usize, piece: Piece, mv: Move) -> i32 {
+        self.pawn[index][piece.index() & 31][mv.to().index()] as i32
+    }
+
+    #[inline]
+    pub fn update_pawn(&mut self, index: usize, piece: Piece, mv: Move, bonus: i32) {
+        apply(
+            &mut self.pawn[index][piece.index() & 31][mv.to().index()],
+            bonus,
+        );
     }
 
     /// The counter move stored for the opponent's last move (`piece` arrived on its

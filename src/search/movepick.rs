@@ -10,7 +10,7 @@
 //! killer and counter moves are checked first. (The killers come before the quiets are
 //! generated: a node they cut off never generates or scores its hundred-odd quiet moves.)
 
-use super::history::{ContinuationRows, History};
+use super::history::{pawn_index, ContinuationRows, History};
 use super::params;
 use super::see::{see_ge, value};
 use crate::position::{GenType, Position};
@@ -190,6 +190,8 @@ impl MovePicker {
         }
         let side = pos.side_to_move();
         let threats = Threats::of(pos);
+        let pawn_weight = params::pawn_history();
+        let pawn_index = if pawn_weight != 0 { pawn_index(pos) } else { 0 };
         self.scores.clear();
         for &mv in self.moves.iter() {
             // The killers and the counter move (handed out already, and
@@ -207,8 +209,13 @@ impl MovePicker {
             let piece = pos.moved_piece_after(mv);
             self.scores.push(
                 special
-                    + history.quiet(side, mv)
+                    + params::order_main_weight() * history.quiet(side, mv)
                     + history.continuation(self.continuation, piece, mv)
+                    + if pawn_weight != 0 {
+                        pawn_weight * history.pawn(pawn_index, piece, mv)
+                    } else {
+                        0
+                    }
                     + threats.score(pos, mv, piece.kind()),
             );
         }

@@ -201,6 +201,13 @@ params! {
     /// marked down, most scores are negative: a floor of 0 left most moves unsorted.
     quiet_sort_limit = 3560, 0..=20000;
 
+    /// The quiet moves' order counts the main history this many times beside the
+    /// continuation rows (YaneuraOu: twice).
+    order_main_weight = 1, 1..=4;
+    /// The pawn-structure history (0: not kept): its weight in the quiet moves' order;
+    /// it also counts once in the history that prunes and reduces (YaneuraOu: 2).
+    pawn_history = 0, 0..=4;
+
     /// Quiet moves whose history (main and continuation, summed) is below
     /// −`history_prune_margin`·depth are pruned below this reduced depth (0: off).
     history_prune_depth = 4, 0..=12;

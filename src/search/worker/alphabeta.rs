@@ -6,7 +6,7 @@
 use super::{cuts_off, Worker};
 use crate::mate::one::mate_in_one;
 use crate::search::correction::CorrectionKeys;
-use crate::search::history::{bonus, continuation_row, ContinuationRows};
+use crate::search::history::{bonus, continuation_row, pawn_index, ContinuationRows};
 use crate::search::movepick::{previous_move, MovePicker};
 use crate::search::params;
 use crate::search::score::{
@@ -271,6 +271,7 @@ impl Worker {
         };
         let counter = self.history.counter(previous);
         let continuation = self.continuation_rows(p, previous);
+        let pawn_index = (params::pawn_history() != 0).then(|| pawn_index(&self.pos));
         let mut picker = MovePicker::new(
             &self.pos,
             tt_move,
@@ -305,7 +306,9 @@ impl Worker {
             let history_score = if tactical {
                 0
             } else {
-                self.history.quiet(side, mv) + self.history.continuation(continuation, moved, mv)
+                self.history.quiet(side, mv)
+                    + self.history.continuation(continuation, moved, mv)
+                    + pawn_index.map_or(0, |i| self.history.pawn(i, moved, mv))
             };
 
             // Step 8. Shallow-depth pruning, once a move that does not lose was found.
@@ -453,6 +456,9 @@ impl Worker {
         let teaches = best_score >= beta || params::history_exact_reward() != 0;
         if let Some(best) = best_move.filter(|_| teaches) {
             self.reward_cutoff(best, depth, p, previous, continuation, &quiets, &captures);
+            if let Some(index) = pawn_index.filter(|_| !self.pos.is_tactical(best)) {
+                self.reward_pawn_history(index, best, depth, &quiets);
+            }
         } else if best_move.is_none() && !root && excluded.is_none() {
             self.reward_prior_quiet(p, depth);
         }
@@ -818,6 +824,19 @@ impl Worker {
             if extra >= 1 { back(6) } else { None },
             if extra >= 2 { back(3) } else { None },
         ]
+    }
+
+    /// After a cutoff by the quiet move `best` (step 11): the pawn-structure history
+    /// learns it, and the quiet moves searched before it are marked down.
+    fn reward_pawn_history(&mut self, index: usize, best: Move, depth: i32, quiets: &[Move]) {
+        let b = bonus(depth);
+        let malus = (b * params::history_malus() / 100).min(params::history_malus_max());
+        let piece = self.pos.moved_piece_after(best);
+        self.history.update_pawn(index, piece, best, b);
+        for &q in quiets {
+            let piece = self.pos.moved_piece_after(q);
+            self.history.update_pawn(index, piece, q, -malus);
+        }
     }
 
     /// A table cutoff at ply `p` by its move `mv` (step 2): a quiet move gets a share of
