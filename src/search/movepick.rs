@@ -10,7 +10,7 @@
 //! killer and counter moves are checked first. (The killers come before the quiets are
 //! generated: a node they cut off never generates or scores its hundred-odd quiet moves.)
 
-use super::history::{pawn_index, ContinuationRows, History};
+use super::history::{ContinuationRows, History};
 use super::params;
 use super::see::{see_ge, value};
 use crate::position::{GenType, Position};
@@ -66,6 +66,8 @@ pub struct MovePicker {
     /// The next of `killers[0]`, `killers[1]`, `counter` to try.
     refutation_next: usize,
     continuation: ContinuationRows,
+    /// The node's pawn-structure history index, when that history is kept.
+    pawn_index: Option<usize>,
     moves: MoveList,
     /// Scores of `moves`, index for index (filled as the moves are generated, so a new
     /// picker costs no zeroing).
@@ -88,6 +90,7 @@ impl MovePicker {
         killers: [Option<Move>; 2],
         counter: Option<Move>,
         continuation: ContinuationRows,
+        pawn_index: Option<usize>,
         depth: i32,
     ) -> MovePicker {
         let in_check = pos.in_check();
@@ -98,6 +101,7 @@ impl MovePicker {
         };
         let mut picker = Self::with_stage(pos, stage, tt_move, killers, counter);
         picker.continuation = continuation;
+        picker.pawn_index = pawn_index;
         picker.sort_floor = -params::quiet_sort_limit() * depth.max(1);
         picker
     }
@@ -138,6 +142,7 @@ impl MovePicker {
             refutations: ArrayVec::new(),
             refutation_next: 0,
             continuation: [None; 5],
+            pawn_index: None,
             moves: MoveList::new(),
             scores: ArrayVec::new(),
             next: 0,
@@ -190,8 +195,6 @@ impl MovePicker {
         }
         let side = pos.side_to_move();
         let threats = Threats::of(pos);
-        let pawn_weight = params::pawn_history();
-        let pawn_index = if pawn_weight != 0 { pawn_index(pos) } else { 0 };
         self.scores.clear();
         for &mv in self.moves.iter() {
             // The killers and the counter move (handed out already, and
@@ -211,11 +214,9 @@ impl MovePicker {
                 special
                     + params::order_main_weight() * history.quiet(side, mv)
                     + history.continuation(self.continuation, piece, mv)
-                    + if pawn_weight != 0 {
-                        pawn_weight * history.pawn(pawn_index, piece, mv)
-                    } else {
-                        0
-                    }
+                    + self
+                        .pawn_index
+                        .map_or(0, |i| params::pawn_history() * history.pawn(i, piece, mv))
                     + threats.score(pos, mv, piece.kind()),
             );
         }

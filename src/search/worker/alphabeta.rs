@@ -262,13 +262,7 @@ impl Worker {
         let node = Node { depth, ..node };
 
         // Step 7. The move loop.
-        let previous = if p >= 1 && !self.frames[p - 1].null_move {
-            self.frames[p - 1]
-                .current
-                .or_else(|| previous_move(&self.pos))
-        } else {
-            None
-        };
+        let previous = self.previous_at(p);
         let counter = self.history.counter(previous);
         let continuation = self.continuation_rows(p, previous);
         let pawn_index = (params::pawn_history() != 0).then(|| pawn_index(&self.pos));
@@ -278,6 +272,7 @@ impl Worker {
             self.frames[p].killers,
             counter,
             continuation,
+            pawn_index,
             depth,
         );
         let mut best_score = -INFINITE;
@@ -455,10 +450,8 @@ impl Worker {
         }
         let teaches = best_score >= beta || params::history_exact_reward() != 0;
         if let Some(best) = best_move.filter(|_| teaches) {
-            self.reward_cutoff(best, depth, p, previous, continuation, &quiets, &captures);
-            if let Some(index) = pawn_index.filter(|_| !self.pos.is_tactical(best)) {
-                self.reward_pawn_history(index, best, depth, &quiets);
-            }
+            let rows = (continuation, pawn_index);
+            self.reward_cutoff(best, depth, p, previous, rows, &quiets, &captures);
         } else if best_move.is_none() && !root && excluded.is_none() {
             self.reward_prior_quiet(p, depth);
         }
@@ -826,37 +819,29 @@ impl Worker {
         ]
     }
 
-    /// After a cutoff by the quiet move `best` (step 11): the pawn-structure history
-    /// learns it, and the quiet moves searched before it are marked down.
-    fn reward_pawn_history(&mut self, index: usize, best: Move, depth: i32, quiets: &[Move]) {
-        let b = bonus(depth);
-        let malus = (b * params::history_malus() / 100).min(params::history_malus_max());
-        let piece = self.pos.moved_piece_after(best);
-        self.history.update_pawn(index, piece, best, b);
-        for &q in quiets {
-            let piece = self.pos.moved_piece_after(q);
-            self.history.update_pawn(index, piece, q, -malus);
-        }
-    }
-
     /// A table cutoff at ply `p` by its move `mv` (step 2): a quiet move gets a share of
     /// a cutoff's bonus in the main and continuation histories.
     fn reward_tt_cutoff(&mut self, p: usize, mv: Option<Move>, depth: i32) {
         let Some(mv) = mv.filter(|&m| !self.pos.is_tactical(m) && self.pos.is_legal(m)) else {
             return;
         };
-        let previous = if p >= 1 && !self.frames[p - 1].null_move {
+        let rows = self.continuation_rows(p, self.previous_at(p));
+        let b = bonus(depth) * params::tt_cut_reward() / 100;
+        let piece = self.pos.moved_piece_after(mv);
+        self.history.update_quiet(self.pos.side_to_move(), mv, b);
+        self.history.update_continuation(rows, piece, mv, b);
+    }
+
+    /// The opponent's last move before the node at ply `p` (with the piece it put down):
+    /// `None` after a null move or at the root.
+    fn previous_at(&self, p: usize) -> Option<(Piece, Move)> {
+        if p >= 1 && !self.frames[p - 1].null_move {
             self.frames[p - 1]
                 .current
                 .or_else(|| previous_move(&self.pos))
         } else {
             None
-        };
-        let rows = self.continuation_rows(p, previous);
-        let b = bonus(depth) * params::tt_cut_reward() / 100;
-        let piece = self.pos.moved_piece_after(mv);
-        self.history.update_quiet(self.pos.side_to_move(), mv, b);
-        self.history.update_continuation(rows, piece, mv, b);
+        }
     }
 
     /// After a node at ply `p` failed low (step 11): the opponent's quiet move that led
@@ -890,7 +875,9 @@ impl Worker {
     }
 
     /// After a cutoff by `best` (step 11): the killers, the counter move and the
-    /// histories learn it, and the moves searched before it are marked down.
+    /// histories learn it, and the moves searched before it are marked down. `rows` are
+    /// the node's continuation rows and its pawn-structure index (when that history is
+    /// kept).
     #[allow(clippy::too_many_arguments)]
     fn reward_cutoff(
         &mut self,
@@ -898,7 +885,7 @@ impl Worker {
         depth: i32,
         p: usize,
         previous: Option<(Piece, Move)>,
-        continuation: ContinuationRows,
+        (continuation, pawn_index): (ContinuationRows, Option<usize>),
         quiets: &[Move],
         captures: &[Move],
     ) {
@@ -916,11 +903,17 @@ impl Worker {
             let piece = self.pos.moved_piece_after(best);
             self.history
                 .update_continuation(continuation, piece, best, b);
+            if let Some(index) = pawn_index {
+                self.history.update_pawn(index, piece, best, b);
+            }
             for &q in quiets {
                 self.history.update_quiet(side, q, -malus);
                 let piece = self.pos.moved_piece_after(q);
                 self.history
                     .update_continuation(continuation, piece, q, -malus);
+                if let Some(index) = pawn_index {
+                    self.history.update_pawn(index, piece, q, -malus);
+                }
             }
         } else {
             self.history.update_capture(&self.pos, best, b);
