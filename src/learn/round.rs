@@ -44,6 +44,12 @@ const GATE_MAX_MOVES: u32 = 320;
 /// machine busy with other work took longer than the match runner's 10 s, and round 7's
 /// gate lost ten games to that before a move was played.
 const GATE_READY_TIMEOUT_MS: u64 = 120_000;
+/// How long a gate's engine may take over one 20,000-node move (ms). The gate runs niced
+/// beside other work, where such a move can wait long for a core: round 10's gate lost a
+/// game after 60 s (the runner's default) while a match at normal priority started beside
+/// it, and a single fault voids a gate of hundreds of games. A hung engine is still
+/// caught, after ten minutes.
+const GATE_MOVE_TIMEOUT_MS: u64 = 600_000;
 /// Generation time is saved in `round.json` this often, so a kill loses little of it.
 const SAVE_EVERY: Duration = Duration::from_secs(30);
 
@@ -599,6 +605,8 @@ fn play_gate(
         &GATE_MAX_MOVES.to_string(),
         "--ready-timeout",
         &GATE_READY_TIMEOUT_MS.to_string(),
+        "--move-timeout",
+        &GATE_MOVE_TIMEOUT_MS.to_string(),
         "--sprt",
         &GATE_ELO0.to_string(),
         &GATE_ELO1.to_string(),
