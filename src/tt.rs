@@ -214,20 +214,23 @@ impl TranspositionTable {
         for slot in &bucket.0 {
             let data = slot.data.load(Ordering::Relaxed);
             let check = slot.check.load(Ordering::Relaxed);
-            if data == 0 || check ^ data == key {
-                target = slot;
-                // Keep the old move when this search found none for the same position.
-                if data != 0 && check ^ data == key {
-                    if mv.is_none() {
-                        let old = Move::from_raw(data as u16);
-                        let data = pack(old, score, eval, depth, bound, pv, age);
-                        return Self::write(slot, key, data);
+            if data != 0 && check ^ data == key {
+                let old_move = Move::from_raw(data as u16);
+                // A bound from a much shallower search (a quiescence search's above all)
+                // does not replace an entry of the current search: the depth would be
+                // lost. A new move still replaces the old one.
+                if bound != Bound::Exact && age_of(data) == age && depth_of(data) > depth + 3 {
+                    if let Some(m) = mv.filter(|&m| Some(m) != old_move) {
+                        Self::write(slot, key, (data & !0xffff) | m.raw() as u64);
                     }
-                    // Keep a deeper exact entry of the current search.
-                    if bound != Bound::Exact && age_of(data) == age && depth_of(data) > depth + 3 {
-                        return;
-                    }
+                    return;
                 }
+                // The old move stays when this search found none for the same position.
+                let data = pack(mv.or(old_move), score, eval, depth, bound, pv, age);
+                return Self::write(slot, key, data);
+            }
+            if data == 0 {
+                target = slot;
                 break;
             }
             let staleness = (age.wrapping_sub(age_of(data)) & 31) as i32;
@@ -312,6 +315,45 @@ mod tests {
             Ordering::Relaxed,
         );
         assert!(tt.probe(key).is_none());
+    }
+
+    #[test]
+    fn a_shallow_bound_keeps_a_deep_entry_but_takes_its_move() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let key = 0x0bad_cafe_0000_0001;
+        let sq = |s| Square::from_usi(s).unwrap();
+        let old = Move::new(sq("7g"), sq("7f"), false);
+        let new = Move::new(sq("2g"), sq("2f"), false);
+        tt.store(key, Some(old), 50, 7, 10, Bound::Lower, false);
+        // A quiescence search's bound without a move: nothing changes.
+        tt.store(key, None, -20, 7, 0, Bound::Upper, false);
+        let e = tt.probe(key).unwrap();
+        assert_eq!(
+            (e.mv, e.score, e.depth, e.bound),
+            (Some(old), 50, 10, Bound::Lower)
+        );
+        // A shallow bound with a move: the move only.
+        tt.store(key, Some(new), -20, 7, 2, Bound::Lower, false);
+        let e = tt.probe(key).unwrap();
+        assert_eq!(
+            (e.mv, e.score, e.depth, e.bound),
+            (Some(new), 50, 10, Bound::Lower)
+        );
+        // An exact score, or a bound nearly as deep, replaces it, keeping the move.
+        tt.store(key, None, 30, 7, 7, Bound::Upper, false);
+        let e = tt.probe(key).unwrap();
+        assert_eq!(
+            (e.mv, e.score, e.depth, e.bound),
+            (Some(new), 30, 7, Bound::Upper)
+        );
+        tt.store(key, None, 40, 7, 1, Bound::Exact, false);
+        assert_eq!(tt.probe(key).unwrap().depth, 1);
+        // A new search's entries replace the old search's whatever their depth.
+        tt.store(key, Some(old), 50, 7, 12, Bound::Lower, false);
+        tt.new_search();
+        tt.store(key, None, -5, 7, 0, Bound::Upper, false);
+        let e = tt.probe(key).unwrap();
+        assert_eq!((e.mv, e.score, e.depth), (Some(old), -5, 0));
     }
 
     #[test]

@@ -708,6 +708,46 @@ fn a_winning_side_avoids_the_repetition() {
     }
 }
 
+/// A sharp attack, White to move, in which White's cheapest way out at depth 10 is a cycle
+/// of drops and captures (S*2h 9h2h 3i2h+ 2i2h R*2i 2h2i G*2h 2i2h) back to the same board,
+/// White now short of a rook and a gold in hand: an inferior repetition. YaneuraOu, which
+/// scores such a repetition as nearly lost, finds about −1900 here at depth 14 (on its
+/// NNUE evaluation); while hayate scored it a fixed −600, its search stopped there.
+const INFERIOR_BAIL_OUT: &str =
+    "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1";
+
+#[test]
+fn an_inferior_repetition_is_no_cheap_way_out() {
+    let mut pool = pool(1);
+    let mut s = settings(depth(10));
+    s.eval = hayate::eval::Evaluator::named("internal", 16).unwrap().0;
+    let o = run_with(&mut pool, &pos(INFERIOR_BAIL_OUT), s);
+    match o.score() {
+        UsiScore::Cp(cp) => assert!(cp < -900, "scores {cp}: {:?}", o.last()),
+        UsiScore::Mate(n) => assert!(n < 0, "{n}"),
+    }
+}
+
+/// Black can take a rook (5e5a+), but White then mates at once by G*1h (the pawn on 1g
+/// guards the gold). A one-ply search sees White's reply only in the quiescence search,
+/// where the static evaluation knows nothing of the mate unless the search looks for it.
+const MATE_BEHIND_A_CAPTURE: &str = "ks2r4/9/9/9/4R4/9/8p/9/8K b g 1";
+
+#[test]
+fn the_quiescence_search_sees_a_mate_in_one() {
+    let mut pool = pool(1);
+    let root = pos(MATE_BEHIND_A_CAPTURE);
+    let o = run(&mut pool, &root, depth(1));
+    let mut after = root.clone();
+    after.play_unchecked(o.best());
+    assert!(
+        after.in_check() || hayate::mate::one::mate_in_one(&mut after).is_none(),
+        "{} lets White mate in one: {:?}",
+        texts(&[o.best()])[0],
+        o.last()
+    );
+}
+
 /// Black (rook on 2i, king boxed in on 9i) is down a rook, bishop, gold and silver in
 /// White's hand; it has been checking the king between 1a and 2a with its rook.
 const CHECKER: &str = "8k/9/9/9/9/9/PP7/GS7/K6R1 b rbgs 1";

@@ -11,9 +11,6 @@ pub const MAX_PLY: usize = 128;
 pub const MATE_BOUND: i32 = MATE - 1000;
 /// The most a static evaluation may claim, so it never looks like a mate.
 pub const EVAL_LIMIT: i32 = 20_000;
-/// Score of a repetition where the side to move keeps strictly more in hand (and, negated,
-/// strictly less): a gain, though not a win.
-pub const SUPERIOR_REPETITION: i32 = 600;
 /// Score for the side to move when the opponent has checked with every move of a
 /// repetition: perpetual check loses for the checker. Not a mate, but a sure win.
 pub const PERPETUAL_CHECK_WIN: i32 = 15_000;

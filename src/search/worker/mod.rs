@@ -11,9 +11,8 @@ mod quiescence;
 
 use super::correction::Correction;
 use super::history::History;
-use super::score::{
-    mate_in, score_to_tt, EVAL_LIMIT, INFINITE, MAX_PLY, PERPETUAL_CHECK_WIN, SUPERIOR_REPETITION,
-};
+use super::params;
+use super::score::{mate_in, score_to_tt, EVAL_LIMIT, INFINITE, MAX_PLY, PERPETUAL_CHECK_WIN};
 use super::shared::{Job, Shared};
 use crate::eval::{self, nnue, Evaluator};
 use crate::position::{EnteringKingRule, Position, Repetition};
@@ -289,8 +288,8 @@ impl Worker {
             Some(Repetition::Draw) => return Some(0),
             Some(Repetition::Win) => return Some(PERPETUAL_CHECK_WIN),
             Some(Repetition::Loss) => return Some(-PERPETUAL_CHECK_WIN),
-            Some(Repetition::Superior) => return Some(SUPERIOR_REPETITION),
-            Some(Repetition::Inferior) => return Some(-SUPERIOR_REPETITION),
+            Some(Repetition::Superior) => return Some(params::superior_repetition()),
+            Some(Repetition::Inferior) => return Some(-params::superior_repetition()),
             None => {}
         }
         if self.pos.can_declare_win(self.rule) {
