@@ -4,7 +4,6 @@
 //! cutoff.
 
 use super::{cuts_off, Worker};
-use crate::mate::one::mate_in_one;
 use crate::search::correction::CorrectionKeys;
 use crate::search::history::{bonus, continuation_row, pawn_index, ContinuationRows};
 use crate::search::movepick::{previous_move, MovePicker};
@@ -158,21 +157,7 @@ impl Worker {
         // mate it found is the table move now.
         let tested_before = entry.is_some_and(|e| e.depth >= 1);
         if !root && !in_check && !tested_before && excluded.is_none() {
-            if let Some(mv) = mate_in_one(&mut self.pos) {
-                let score = mate_in(ply + 1);
-                self.tt.store(
-                    key,
-                    Some(mv),
-                    score_to_tt(score, ply),
-                    0,
-                    depth.min(MAX_PLY as i32),
-                    Bound::Exact,
-                    PV,
-                );
-                if PV {
-                    self.pv[p].clear();
-                    self.pv[p].push(mv);
-                }
+            if let Some(score) = self.mate_on_board::<PV>(key, ply, depth) {
                 return score;
             }
         }

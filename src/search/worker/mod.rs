@@ -15,6 +15,7 @@ use super::params;
 use super::score::{mate_in, score_to_tt, EVAL_LIMIT, INFINITE, MAX_PLY, PERPETUAL_CHECK_WIN};
 use super::shared::{Job, Shared};
 use crate::eval::{self, nnue, Evaluator};
+use crate::mate::one::mate_in_one;
 use crate::position::{EnteringKingRule, Position, Repetition};
 use crate::tt::{Bound, TranspositionTable};
 use crate::types::{Move, Piece};
@@ -418,6 +419,29 @@ impl Worker {
 
     /// The PV of ply `p` becomes `mv` followed by the child's PV.
     #[inline]
+    /// A mate in one on the board (the side to move not in check): its score, stored in
+    /// the table at `depth` with the mating move, and the node's line when on a PV.
+    fn mate_on_board<const PV: bool>(&mut self, key: u64, ply: i32, depth: i32) -> Option<i32> {
+        let mv = mate_in_one(&mut self.pos)?;
+        let score = mate_in(ply + 1);
+        let depth = depth.min(MAX_PLY as i32);
+        self.tt.store(
+            key,
+            Some(mv),
+            score_to_tt(score, ply),
+            0,
+            depth,
+            Bound::Exact,
+            PV,
+        );
+        if PV {
+            let p = ply as usize;
+            self.pv[p].clear();
+            self.pv[p].push(mv);
+        }
+        Some(score)
+    }
+
     fn update_pv(&mut self, p: usize, mv: Move) {
         let (head, tail) = self.pv.split_at_mut(p + 1);
         head[p].clear();

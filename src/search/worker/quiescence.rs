@@ -2,15 +2,11 @@
 //! do not lose material (every evasion when in check), until the position is quiet.
 
 use super::{cuts_off, Worker};
-use crate::mate::one::mate_in_one;
 use crate::search::correction::CorrectionKeys;
 use crate::search::movepick::MovePicker;
 use crate::search::params;
-use crate::search::score::{
-    mate_in, mated_in, score_from_tt, score_to_tt, EVAL_LIMIT, INFINITE, MAX_PLY,
-};
+use crate::search::score::{mate_in, mated_in, score_from_tt, EVAL_LIMIT, INFINITE, MAX_PLY};
 use crate::search::see::{see_ge, value};
-use crate::tt::Bound;
 
 impl Worker {
     pub(super) fn quiescence<const PV: bool>(
@@ -41,21 +37,7 @@ impl Worker {
         // A mate on the board, which the static evaluation cannot see; a node the table
         // knows was tested when it was stored.
         if !in_check && entry.is_none() && params::qs_mate_one() != 0 {
-            if let Some(mv) = mate_in_one(&mut self.pos) {
-                let score = mate_in(ply + 1);
-                self.tt.store(
-                    key,
-                    Some(mv),
-                    score_to_tt(score, ply),
-                    0,
-                    0,
-                    Bound::Exact,
-                    PV,
-                );
-                if PV {
-                    self.pv[p].clear();
-                    self.pv[p].push(mv);
-                }
+            if let Some(score) = self.mate_on_board::<PV>(key, ply, 0) {
                 return score;
             }
         }
