@@ -32,6 +32,9 @@ pub fn bonus(depth: i32) -> i32 {
         .min(params::history_bonus_max())
 }
 
+/// Plies from the root that the low-ply history keeps.
+pub const LOW_PLY: usize = 5;
+
 /// Entries of the pawn-structure history (a power of two).
 const PAWN_HISTORY_SIZE: usize = 1024;
 
@@ -57,12 +60,20 @@ pub struct History {
     continuation: Vec<[[i16; Square::NUM]; 32]>,
     /// Quiet moves by piece and destination, by the pawn structure ([`pawn_index`]).
     pawn: Vec<[[i16; Square::NUM]; 32]>,
+    /// Quiet moves by origin and destination, by ply from the root (below [`LOW_PLY`]),
+    /// for the current search only.
+    low_ply: Vec<[[i16; Square::NUM]; 88]>,
 }
 
 /// The continuation-history rows of the moves played one, two and four plies before a
 /// node, then (when `continuation_extra` asks) six and three plies before (`None` where
 /// there is no such move, or it was a null move).
 pub type ContinuationRows = [Option<usize>; 5];
+
+/// The share (1/1024) of a bonus that each continuation row learns under
+/// `continuation_weights` 1, in the rows' order (the moves one, two, four, six and three
+/// plies back): YaneuraOu's weights, the nearer moves' rows learning most.
+const CONTINUATION_WEIGHTS: [i32; 5] = [1157, 648, 576, 441, 288];
 
 /// The continuation-history row of a move: its piece and destination.
 #[inline(always)]
@@ -78,6 +89,7 @@ impl Default for History {
             counter: vec![[None; Square::NUM]; 32],
             continuation: vec![[[0; Square::NUM]; 32]; 32 * Square::NUM],
             pawn: vec![[[0; Square::NUM]; 32]; PAWN_HISTORY_SIZE],
+            low_ply: vec![[[0; Square::NUM]; 88]; LOW_PLY],
         }
     }
 }
@@ -86,6 +98,28 @@ impl History {
     /// Forgets everything (a new game).
     pub fn clear(&mut self) {
         *self = History::default();
+    }
+
+    /// Forgets the low-ply history (a new search: the root's moves are other ones).
+    pub fn clear_low_ply(&mut self) {
+        for table in self.low_ply.iter_mut() {
+            *table = [[0; Square::NUM]; 88];
+        }
+    }
+
+    /// The quiet move `mv` at `ply` from the root (0 from `LOW_PLY` on).
+    #[inline]
+    pub fn low_ply(&self, ply: usize, mv: Move) -> i32 {
+        self.low_ply
+            .get(ply)
+            .map_or(0, |t| t[origin(mv)][mv.to().index()] as i32)
+    }
+
+    #[inline]
+    pub fn update_low_ply(&mut self, ply: usize, mv: Move, bonus: i32) {
+        if let Some(table) = self.low_ply.get_mut(ply) {
+            apply(&mut table[origin(mv)][mv.to().index()], bonus);
+        }
     }
 
     #[inline]
@@ -128,7 +162,9 @@ impl History {
             .sum()
     }
 
-    /// Moves the continuation scores of `mv` (played by `piece`) towards `bonus`.
+    /// Moves the continuation scores of `mv` (played by `piece`) towards `bonus`: the
+    /// whole bonus in each row, or (`continuation_weights` 1) a share by how far back
+    /// the row's move was.
     #[inline]
     pub fn update_continuation(
         &mut self,
@@ -138,8 +174,16 @@ impl History {
         bonus: i32,
     ) {
         let (p, to) = (piece.index() & 31, mv.to().index());
-        for &row in rows.iter().flatten() {
-            apply(&mut self.continuation[row][p][to], bonus);
+        let weighted = params::continuation_weights() != 0;
+        for (i, row) in rows.iter().enumerate() {
+            if let Some(&row) = row.as_ref() {
+                let b = if weighted {
+                    bonus * CONTINUATION_WEIGHTS[i] / 1024
+                } else {
+                    bonus
+                };
+                apply(&mut self.continuation[row][p][to], b);
+            }
         }
     }
 

@@ -10,7 +10,7 @@
 //! killer and counter moves are checked first. (The killers come before the quiets are
 //! generated: a node they cut off never generates or scores its hundred-odd quiet moves.)
 
-use super::history::{ContinuationRows, History};
+use super::history::{ContinuationRows, History, LOW_PLY};
 use super::params;
 use super::see::{see_ge, value};
 use crate::position::{GenType, Position};
@@ -68,6 +68,8 @@ pub struct MovePicker {
     continuation: ContinuationRows,
     /// The node's pawn-structure history index, when that history is kept.
     pawn_index: Option<usize>,
+    /// The node's ply from the root (the low-ply history).
+    ply: usize,
     moves: MoveList,
     /// Scores of `moves`, index for index (filled as the moves are generated, so a new
     /// picker costs no zeroing).
@@ -92,6 +94,7 @@ impl MovePicker {
         continuation: ContinuationRows,
         pawn_index: Option<usize>,
         depth: i32,
+        ply: usize,
     ) -> MovePicker {
         let in_check = pos.in_check();
         let stage = if in_check {
@@ -102,6 +105,7 @@ impl MovePicker {
         let mut picker = Self::with_stage(pos, stage, tt_move, killers, counter);
         picker.continuation = continuation;
         picker.pawn_index = pawn_index;
+        picker.ply = ply;
         picker.sort_floor = -params::quiet_sort_limit() * depth.max(1);
         picker
     }
@@ -143,6 +147,7 @@ impl MovePicker {
             refutation_next: 0,
             continuation: [None; 5],
             pawn_index: None,
+            ply: usize::MAX,
             moves: MoveList::new(),
             scores: ArrayVec::new(),
             next: 0,
@@ -195,6 +200,11 @@ impl MovePicker {
         }
         let side = pos.side_to_move();
         let threats = Threats::of(pos);
+        let low_ply_weight = if self.ply < LOW_PLY {
+            params::low_ply_weight()
+        } else {
+            0
+        };
         self.scores.clear();
         for &mv in self.moves.iter() {
             // The killers and the counter move (handed out already, and
@@ -217,7 +227,12 @@ impl MovePicker {
                     + self
                         .pawn_index
                         .map_or(0, |i| params::pawn_history() * history.pawn(i, piece, mv))
-                    + threats.score(pos, mv, piece.kind()),
+                    + threats.score(pos, mv, piece.kind())
+                    + if low_ply_weight != 0 {
+                        low_ply_weight * history.low_ply(self.ply, mv) / (1 + self.ply as i32)
+                    } else {
+                        0
+                    },
             );
         }
         // Partial insertion sort: the moves scoring above the floor (lower at
@@ -254,7 +269,15 @@ impl MovePicker {
         for &mv in self.moves.iter() {
             self.scores.push(match pos.piece_at(mv.to()) {
                 Some(p) => CAPTURE_EVASION_RANK | (value(p.kind()) * VICTIM_WEIGHT),
-                None => history.quiet(side, mv),
+                None => {
+                    history.quiet(side, mv)
+                        + if params::evasion_continuation() != 0 {
+                            let last = [self.continuation[0], None, None, None, None];
+                            history.continuation(last, pos.moved_piece_after(mv), mv)
+                        } else {
+                            0
+                        }
+                }
             });
         }
     }
@@ -285,7 +308,15 @@ impl MovePicker {
                 Stage::GoodCaptures => match self.pick_best() {
                     Some(mv) if Some(mv) == self.tt_move => {}
                     Some(mv) => {
-                        if see_ge(pos, mv, 0) {
+                        // A capture may lose a little of what its score promises and
+                        // still come before the quiets.
+                        let divisor = params::good_capture_divisor();
+                        let threshold = if divisor == 0 {
+                            0
+                        } else {
+                            -self.scores[self.next - 1] / divisor
+                        };
+                        if see_ge(pos, mv, threshold) {
                             return Some(mv);
                         }
                         self.bad.push(mv);
@@ -403,4 +434,90 @@ impl Threats {
 pub fn previous_move(pos: &Position) -> Option<(Piece, Move)> {
     let mv = pos.last_move()?;
     Some((pos.piece_at(mv.to())?, mv))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::history::continuation_row;
+
+    /// Every move the picker of a main-search node at `ply` hands out, in order.
+    fn picked(pos: &Position, history: &History, rows: ContinuationRows, ply: usize) -> Vec<Move> {
+        let mut picker = MovePicker::new(pos, None, [None; 2], None, rows, None, 8, ply);
+        std::iter::from_fn(|| picker.next(pos, history)).collect()
+    }
+
+    fn position(sfen: &str) -> Position {
+        crate::attacks::init();
+        sfen.parse().expect("a valid SFEN")
+    }
+
+    #[test]
+    fn a_capture_that_loses_a_little_comes_before_the_quiets_and_a_bad_one_after() {
+        // The gold takes a silver that a pawn defends: it wins 495 and loses 540, which
+        // is within the silver's ordering score over `good_capture_divisor`.
+        let pos = position("8k/9/4p4/4s4/4G4/9/9/9/4K4 b - 1");
+        let capture = pos.parse_move("5e5d").unwrap();
+        let moves = picked(&pos, &History::default(), [None; 5], 3);
+        assert_eq!(moves.len(), pos.legal_moves().len(), "every legal move once");
+        assert_eq!(moves[0], capture, "{moves:?}");
+        // A rook taking it loses 495 more: last, behind every quiet move.
+        let pos = position("8k/9/4p4/4s4/4R4/9/9/9/4K4 b - 1");
+        let capture = pos.parse_move("5e5d").unwrap();
+        let moves = picked(&pos, &History::default(), [None; 5], 3);
+        assert_eq!(moves.last(), Some(&capture), "{moves:?}");
+    }
+
+    #[test]
+    fn the_low_ply_history_orders_quiets_near_the_root_only() {
+        let pos = position("8k/9/9/9/9/9/9/9/4K4 b G 1");
+        let history_of = |mv: Move, ply: usize| {
+            let mut h = History::default();
+            h.update_low_ply(ply, mv, 8000);
+            h
+        };
+        let unmarked = picked(&pos, &History::default(), [None; 5], 1);
+        let late = *unmarked.last().unwrap();
+        assert_ne!(unmarked[0], late);
+        // Marked at the node's own ply, the last move comes first...
+        assert_eq!(picked(&pos, &history_of(late, 1), [None; 5], 1)[0], late);
+        // ...marked at another ply, or beyond the low plies, it does not move.
+        assert_eq!(picked(&pos, &history_of(late, 2), [None; 5], 1), unmarked);
+        let deep = LOW_PLY + 3;
+        let unmarked_deep = picked(&pos, &History::default(), [None; 5], deep);
+        assert_eq!(
+            picked(&pos, &history_of(late, deep), [None; 5], deep),
+            unmarked_deep
+        );
+        // A new search forgets it.
+        let mut h = history_of(late, 1);
+        h.clear_low_ply();
+        assert_eq!(picked(&pos, &h, [None; 5], 1), unmarked);
+    }
+
+    #[test]
+    fn quiet_evasions_follow_the_continuation_history_of_the_checking_move() {
+        // A rook checks the king down the file; the king steps aside or the gold in
+        // hand interposes.
+        let mut pos = position("8k/9/9/9/5r3/9/9/9/4K4 w G 1");
+        let check = pos.parse_move("4e5e").unwrap();
+        pos.play(check);
+        assert!(pos.in_check());
+        let rows = [
+            continuation_row(super::previous_move(&pos)),
+            None,
+            None,
+            None,
+            None,
+        ];
+        let unmarked = picked(&pos, &History::default(), rows, 1);
+        let late = *unmarked.last().unwrap();
+        assert!(pos.piece_at(late.to()).is_none(), "a quiet evasion is last");
+        let mut h = History::default();
+        h.update_continuation(rows, pos.moved_piece_after(late), late, 8000);
+        let marked = picked(&pos, &h, rows, 1);
+        // Behind the captures of the checker only.
+        let captures = marked.iter().filter(|m| pos.piece_at(m.to()).is_some()).count();
+        assert_eq!(marked[captures], late, "{marked:?}");
+    }
 }

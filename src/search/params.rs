@@ -204,6 +204,19 @@ params! {
     /// The quiet moves' order counts the main history this many times beside the
     /// continuation rows (YaneuraOu: twice).
     order_main_weight = 1, 1..=4;
+    /// The low-ply history (0: not used): quiet moves by origin and destination at the
+    /// first `LOW_PLY` plies of the search, cleared at every `go`, count this many times
+    /// over (1 + ply) in the quiet order (YaneuraOu: 8 over twice its main weight; the
+    /// root's moves are ordered by what cut off at this search's earlier iterations).
+    low_ply_weight = 4, 0..=16;
+    /// A capture counts as good (searched before the quiets) when it loses by exchange
+    /// no more than its ordering score (16 × the victim and promotion gain, plus its
+    /// capture history) over this (0: only when it loses nothing; YaneuraOu's 7 × the
+    /// victim over 18 is about 41 here).
+    good_capture_divisor = 41, 0..=200;
+    /// Quiet evasions are ordered by the main history and the continuation history by
+    /// the move just played (1), or by the main history alone (0).
+    evasion_continuation = 1, 0..=1;
     /// The pawn-structure history (0: not kept): its weight in the quiet moves' order;
     /// it also counts once in the history that prunes and reduces (YaneuraOu: 2).
     pawn_history = 0, 0..=4;
@@ -235,6 +248,17 @@ params! {
     /// Quiescence delta pruning: a capture that would leave the side this far (centipawns)
     /// below alpha even after winning the piece is skipped.
     delta_margin = 200, 0..=1000;
+    /// The quiescence search's pruning: 0 the rules here (delta pruning by
+    /// `delta_margin`, every capture that loses by exchange skipped); 1 YaneuraOu's (the
+    /// `qs_y_*` terms): a stand-pat cutoff returns halfway to beta, a capture skipped by
+    /// futility still raises the best score to what it could reach, one that cannot win
+    /// back the gap to alpha by exchange is skipped, and captures losing less than
+    /// `qs_y_see` are searched. Checks and recaptures are never pruned by futility.
+    qs_model = 0, 0..=1;
+    /// Model 1: the futility base, static evaluation + this (centipawns).
+    qs_y_futility = 328, 0..=1000;
+    /// Model 1: captures losing more than this by exchange are skipped (centipawns).
+    qs_y_see = 73, 0..=300;
     /// Quiescence outside check: after this many moves, only recaptures on the last
     /// move's square and promotions are searched (0: no limit). YaneuraOu's and
     /// Stockfish's count; +24 Elo (−8 .. +56) in 451 games at 20,000 nodes against none.
@@ -299,6 +323,10 @@ params! {
     /// Whether a node improves is judged against four plies back when the node two
     /// plies back was in check (1), instead of counting it as improving (0).
     improving_skip_check = 0, 0..=1;
+    /// How the continuation rows learn: 0 each the whole bonus; 1 by how far back the
+    /// row's move was (YaneuraOu's shares: 113% one ply back, 63% two, 56% four, 43%
+    /// six, 28% three).
+    continuation_weights = 0, 0..=1;
     /// Continuation history rows beyond the moves one, two and four plies back: 0 none,
     /// 1 also six plies back, 2 also three and six plies back.
     continuation_extra = 0, 0..=2;

@@ -5,7 +5,9 @@
 
 use super::{cuts_off, Worker};
 use crate::search::correction::CorrectionKeys;
-use crate::search::history::{bonus, continuation_row, pawn_index, ContinuationRows};
+use crate::search::history::{
+    bonus, continuation_row, pawn_index, ContinuationRows, LOW_PLY,
+};
 use crate::search::movepick::{previous_move, MovePicker};
 use crate::search::params;
 use crate::search::score::{
@@ -51,6 +53,9 @@ fn reduction(depth: i32, moves: usize) -> i32 {
 fn reduction(depth: i32, moves: usize) -> i32 {
     reduction_formula(depth.clamp(0, 63) as usize, moves.min(63))
 }
+
+/// The low-ply history learns this share (1/1024) of a cutoff's bonus (YaneuraOu's).
+const LOW_PLY_BONUS_SHARE: i32 = 761;
 
 /// The change in depth (in plies) of the full-depth search of a reduced move that beat
 /// alpha, by how far its reduced `score` beat the `best` score so far.
@@ -259,6 +264,7 @@ impl Worker {
             continuation,
             pawn_index,
             depth,
+            p,
         );
         let mut best_score = -INFINITE;
         let mut best_move = None;
@@ -885,6 +891,11 @@ impl Worker {
             }
             self.history.set_counter(previous, best);
             self.history.update_quiet(side, best, b);
+            let low_ply = params::low_ply_weight() != 0 && p < LOW_PLY;
+            if low_ply {
+                self.history
+                    .update_low_ply(p, best, b * LOW_PLY_BONUS_SHARE / 1024);
+            }
             let piece = self.pos.moved_piece_after(best);
             self.history
                 .update_continuation(continuation, piece, best, b);
@@ -893,6 +904,10 @@ impl Worker {
             }
             for &q in quiets {
                 self.history.update_quiet(side, q, -malus);
+                if low_ply {
+                    self.history
+                        .update_low_ply(p, q, -malus * LOW_PLY_BONUS_SHARE / 1024);
+                }
                 let piece = self.pos.moved_piece_after(q);
                 self.history
                     .update_continuation(continuation, piece, q, -malus);

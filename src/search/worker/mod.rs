@@ -244,6 +244,7 @@ impl Worker {
             })
             .collect();
         self.job = Some(job);
+        self.history.clear_low_ply();
         if !self.root_moves.is_empty() {
             self.iterate();
         }
