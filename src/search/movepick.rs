@@ -91,8 +91,7 @@ impl MovePicker {
         tt_move: Option<Move>,
         killers: [Option<Move>; 2],
         counter: Option<Move>,
-        continuation: ContinuationRows,
-        pawn_index: Option<usize>,
+        (continuation, pawn_index): (ContinuationRows, Option<usize>),
         depth: i32,
         ply: usize,
     ) -> MovePicker {
@@ -443,7 +442,7 @@ mod tests {
 
     /// Every move the picker of a main-search node at `ply` hands out, in order.
     fn picked(pos: &Position, history: &History, rows: ContinuationRows, ply: usize) -> Vec<Move> {
-        let mut picker = MovePicker::new(pos, None, [None; 2], None, rows, None, 8, ply);
+        let mut picker = MovePicker::new(pos, None, [None; 2], None, (rows, None), 8, ply);
         std::iter::from_fn(|| picker.next(pos, history)).collect()
     }
 
@@ -459,7 +458,11 @@ mod tests {
         let pos = position("8k/9/4p4/4s4/4G4/9/9/9/4K4 b - 1");
         let capture = pos.parse_move("5e5d").unwrap();
         let moves = picked(&pos, &History::default(), [None; 5], 3);
-        assert_eq!(moves.len(), pos.legal_moves().len(), "every legal move once");
+        assert_eq!(
+            moves.len(),
+            pos.legal_moves().len(),
+            "every legal move once"
+        );
         assert_eq!(moves[0], capture, "{moves:?}");
         // A rook taking it loses 495 more: last, behind every quiet move.
         let pos = position("8k/9/4p4/4s4/4R4/9/9/9/4K4 b - 1");
@@ -517,7 +520,10 @@ mod tests {
         h.update_continuation(rows, pos.moved_piece_after(late), late, 8000);
         let marked = picked(&pos, &h, rows, 1);
         // Behind the captures of the checker only.
-        let captures = marked.iter().filter(|m| pos.piece_at(m.to()).is_some()).count();
+        let captures = marked
+            .iter()
+            .filter(|m| pos.piece_at(m.to()).is_some())
+            .count();
         assert_eq!(marked[captures], late, "{marked:?}");
     }
 }

@@ -5,9 +5,7 @@
 
 use super::{cuts_off, Worker};
 use crate::search::correction::CorrectionKeys;
-use crate::search::history::{
-    bonus, continuation_row, pawn_index, ContinuationRows, LOW_PLY,
-};
+use crate::search::history::{bonus, continuation_row, pawn_index, ContinuationRows, LOW_PLY};
 use crate::search::movepick::{previous_move, MovePicker};
 use crate::search::params;
 use crate::search::score::{
@@ -261,8 +259,7 @@ impl Worker {
             tt_move,
             self.frames[p].killers,
             counter,
-            continuation,
-            pawn_index,
+            (continuation, pawn_index),
             depth,
             p,
         );
