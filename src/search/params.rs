@@ -248,17 +248,6 @@ params! {
     /// Quiescence delta pruning: a capture that would leave the side this far (centipawns)
     /// below alpha even after winning the piece is skipped.
     delta_margin = 200, 0..=1000;
-    /// The quiescence search's pruning: 0 the rules here (delta pruning by
-    /// `delta_margin`, every capture that loses by exchange skipped); 1 YaneuraOu's (the
-    /// `qs_y_*` terms): a stand-pat cutoff returns halfway to beta, a capture skipped by
-    /// futility still raises the best score to what it could reach, one that cannot win
-    /// back the gap to alpha by exchange is skipped, and captures losing less than
-    /// `qs_y_see` are searched. Checks and recaptures are never pruned by futility.
-    qs_model = 0, 0..=1;
-    /// Model 1: the futility base, static evaluation + this (centipawns).
-    qs_y_futility = 328, 0..=1000;
-    /// Model 1: captures losing more than this by exchange are skipped (centipawns).
-    qs_y_see = 73, 0..=300;
     /// Quiescence outside check: after this many moves, only recaptures on the last
     /// move's square and promotions are searched (0: no limit). YaneuraOu's and
     /// Stockfish's count; +24 Elo (−8 .. +56) in 451 games at 20,000 nodes against none.

@@ -5,9 +5,7 @@ use super::{cuts_off, Worker};
 use crate::search::correction::CorrectionKeys;
 use crate::search::movepick::MovePicker;
 use crate::search::params;
-use crate::search::score::{
-    mate_in, mated_in, score_from_tt, EVAL_LIMIT, INFINITE, MATE_BOUND, MAX_PLY,
-};
+use crate::search::score::{mate_in, mated_in, score_from_tt, EVAL_LIMIT, INFINITE, MAX_PLY};
 use crate::search::see::{see_ge, value};
 
 impl Worker {
@@ -59,13 +57,7 @@ impl Worker {
             let correction = self.correction.value(side, CorrectionKeys::of(&self.pos));
             stand_pat = (raw_eval + correction).clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1);
             if stand_pat >= beta {
-                // Halfway to beta: a static evaluation far above beta is less sure than
-                // a searched score.
-                return if params::qs_model() != 0 {
-                    (stand_pat + beta) / 2
-                } else {
-                    stand_pat
-                };
+                return stand_pat;
             }
             alpha = alpha.max(stand_pat);
             best_score = stand_pat;
@@ -76,31 +68,9 @@ impl Worker {
         let mut picker = MovePicker::quiescence(&self.pos, entry.and_then(|e| e.mv));
         let last_to = self.pos.history().last().map(|s| s.mv.to());
         let limit = params::qs_move_limit() as usize;
-        let yaneuraou = params::qs_model() != 0;
-        let futility_base = stand_pat.saturating_add(params::qs_y_futility());
         while let Some(mv) = picker.next(&self.pos, &self.history) {
             searched += 1;
-            if !in_check && yaneuraou && best_score > -MATE_BOUND {
-                let recapture = Some(mv.to()) == last_to;
-                if !recapture && !self.pos.gives_check(mv) {
-                    if limit != 0 && searched > limit && !mv.is_promotion() {
-                        continue;
-                    }
-                    let victim = self.pos.piece_at(mv.to()).map_or(0, |p| value(p.kind()));
-                    let futility = futility_base + victim;
-                    if futility <= alpha {
-                        best_score = best_score.max(futility);
-                        continue;
-                    }
-                    if !see_ge(&self.pos, mv, alpha - futility_base) {
-                        best_score = best_score.max(alpha.min(futility_base));
-                        continue;
-                    }
-                }
-                if !see_ge(&self.pos, mv, -params::qs_y_see()) {
-                    continue;
-                }
-            } else if !in_check && !yaneuraou {
+            if !in_check {
                 // Past the first few moves only recaptures and promotions can still
                 // change the exchange's result much.
                 if limit != 0 && searched > limit && Some(mv.to()) != last_to && !mv.is_promotion()
