@@ -70,11 +70,6 @@ pub struct History {
 /// there is no such move, or it was a null move).
 pub type ContinuationRows = [Option<usize>; 5];
 
-/// The share (1/1024) of a bonus that each continuation row learns under
-/// `continuation_weights` 1, in the rows' order (the moves one, two, four, six and three
-/// plies back): YaneuraOu's weights, the nearer moves' rows learning most.
-const CONTINUATION_WEIGHTS: [i32; 5] = [1157, 648, 576, 441, 288];
-
 /// The continuation-history row of a move: its piece and destination.
 #[inline(always)]
 pub fn continuation_row(previous: Option<(Piece, Move)>) -> Option<usize> {
@@ -162,9 +157,7 @@ impl History {
             .sum()
     }
 
-    /// Moves the continuation scores of `mv` (played by `piece`) towards `bonus`: the
-    /// whole bonus in each row, or (`continuation_weights` 1) a share by how far back
-    /// the row's move was.
+    /// Moves the continuation scores of `mv` (played by `piece`) towards `bonus`.
     #[inline]
     pub fn update_continuation(
         &mut self,
@@ -174,16 +167,8 @@ impl History {
         bonus: i32,
     ) {
         let (p, to) = (piece.index() & 31, mv.to().index());
-        let weighted = params::continuation_weights() != 0;
-        for (i, row) in rows.iter().enumerate() {
-            if let Some(&row) = row.as_ref() {
-                let b = if weighted {
-                    bonus * CONTINUATION_WEIGHTS[i] / 1024
-                } else {
-                    bonus
-                };
-                apply(&mut self.continuation[row][p][to], b);
-            }
+        for &row in rows.iter().flatten() {
+            apply(&mut self.continuation[row][p][to], bonus);
         }
     }
 

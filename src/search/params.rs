@@ -312,10 +312,6 @@ params! {
     /// Whether a node improves is judged against four plies back when the node two
     /// plies back was in check (1), instead of counting it as improving (0).
     improving_skip_check = 0, 0..=1;
-    /// How the continuation rows learn: 0 each the whole bonus; 1 by how far back the
-    /// row's move was (YaneuraOu's shares: 113% one ply back, 63% two, 56% four, 43%
-    /// six, 28% three).
-    continuation_weights = 0, 0..=1;
     /// Continuation history rows beyond the moves one, two and four plies back: 0 none,
     /// 1 also six plies back, 2 also three and six plies back.
     continuation_extra = 0, 0..=2;
