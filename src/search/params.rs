@@ -288,8 +288,10 @@ params! {
     /// ...capped at this, so that deep cutoffs do not swamp the table.
     history_bonus_max = 2400, 200..=8000;
     /// The moves searched before a cutoff lose this share (percent) of the cutoff's
-    /// bonus.
-    history_malus = 100, 0..=400;
+    /// bonus: a move that failed is likelier to fail again than the cutoff's move is to
+    /// cut again (YaneuraOu's malus is several times its bonus). 200 against 100 at
+    /// 20,000 nodes: +13.8 Elo (−16 .. +44) in 502 games, then +21.7 (−2 .. +46) in 800.
+    history_malus = 200, 0..=400;
     /// ...but at most this much.
     history_malus_max = 16384, 256..=16384;
     /// When a node fails low, the opponent's quiet move that led to it gets this share
