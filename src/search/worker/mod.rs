@@ -418,8 +418,6 @@ impl Worker {
             .store(key, best_move, score, eval, depth, bound, tt_pv);
     }
 
-    /// The PV of ply `p` becomes `mv` followed by the child's PV.
-    #[inline]
     /// A mate in one on the board (the side to move not in check): its score, stored in
     /// the table at `depth` with the mating move, and the node's line when on a PV.
     fn mate_on_board<const PV: bool>(&mut self, key: u64, ply: i32, depth: i32) -> Option<i32> {
@@ -443,6 +441,8 @@ impl Worker {
         Some(score)
     }
 
+    /// The PV of ply `p` becomes `mv` followed by the child's PV.
+    #[inline]
     fn update_pv(&mut self, p: usize, mv: Move) {
         let (head, tail) = self.pv.split_at_mut(p + 1);
         head[p].clear();
