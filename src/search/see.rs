@@ -30,6 +30,24 @@ const ORDER: [PieceKind; 14] = [
     PieceKind::King,
 ];
 
+/// What `mv` (legal) wins at once, before any reply: a captured piece leaves the board
+/// and enters the mover's hand (unpromoted), so it counts twice, once at its board value
+/// and once at its unpromoted one; a promotion adds what the promoted piece is worth
+/// more. The futility pruning of captures adds this to the static evaluation.
+pub fn material_gain(pos: &Position, mv: Move) -> i32 {
+    let captured = pos.piece_at(mv.to()).map_or(0, |p| {
+        let kind = p.kind();
+        value(kind) + value(kind.unpromoted())
+    });
+    let promotion = if mv.is_promotion() {
+        let kind = pos.moved_piece_after(mv).kind();
+        value(kind) - value(kind.unpromoted())
+    } else {
+        0
+    };
+    captured + promotion
+}
+
 /// Whether `mv` (legal) gains at least `threshold` in the exchange it starts on its
 /// destination. Recapturers do not promote and pins are ignored: an estimate, as in
 /// every engine, good enough to order and prune moves.
@@ -130,6 +148,34 @@ mod tests {
         // Pawn takes pawn, white gold retakes, black rook behind the pawn retakes.
         check("4k4/9/4g4/4p4/4P4/9/4R4/9/4K4 b - 1", "5e5d", 0, true);
         check("4k4/9/4g4/4p4/4P4/9/4R4/9/4K4 b - 1", "5e5d", 91, false);
+    }
+
+    #[test]
+    fn a_capture_gains_the_piece_on_the_board_and_in_hand() {
+        let gain = |sfen: &str, mv: &str| {
+            let pos: Position = sfen.parse().unwrap();
+            let mv = pos.parse_move(mv).unwrap();
+            material_gain(&pos, mv)
+        };
+        let v = |k: PieceKind| value(k);
+        // A silver: off White's board, into Black's hand.
+        let silver = "4k4/9/9/9/4s4/9/9/4R4/4K4 b - 1";
+        assert_eq!(gain(silver, "5h5e"), 2 * v(PieceKind::Silver));
+        // A dragon taken comes into the hand as a rook.
+        let dragon = "4k4/9/9/9/4+r4/9/9/4R4/4K4 b - 1";
+        assert_eq!(
+            gain(dragon, "5h5e"),
+            v(PieceKind::Dragon) + v(PieceKind::Rook)
+        );
+        // Taking a pawn and promoting: both gains.
+        let promote = "4k4/9/4p4/4P4/9/9/9/9/4K4 b - 1";
+        assert_eq!(
+            gain(promote, "5d5c+"),
+            2 * v(PieceKind::Pawn) + v(PieceKind::ProPawn) - v(PieceKind::Pawn)
+        );
+        // A quiet move or a drop wins nothing at once.
+        assert_eq!(gain(silver, "5h5g"), 0);
+        assert_eq!(gain("4k4/9/9/9/9/9/9/9/4K4 b G 1", "G*5e"), 0);
     }
 
     #[test]

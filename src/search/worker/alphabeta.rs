@@ -11,7 +11,7 @@ use crate::search::params;
 use crate::search::score::{
     mate_in, mated_in, score_from_tt, score_to_tt, EVAL_LIMIT, INFINITE, MATE_BOUND, MAX_PLY,
 };
-use crate::search::see::see_ge;
+use crate::search::see::{material_gain, see_ge};
 use crate::tt::Bound;
 use crate::types::{Move, Piece};
 use arrayvec::ArrayVec;
@@ -51,6 +51,10 @@ fn reduction(depth: i32, moves: usize) -> i32 {
 fn reduction(depth: i32, moves: usize) -> i32 {
     reduction_formula(depth.clamp(0, 63) as usize, moves.min(63))
 }
+
+/// The capture history counts this fraction in the futility pruning of captures
+/// (Stockfish's 1/7; hayate's capture history spans ±16,384).
+const CAPTURE_FUTILITY_HISTORY_DIVISOR: i32 = 8;
 
 /// The low-ply history learns this share (1/1024) of a cutoff's bonus (YaneuraOu's).
 const LOW_PLY_BONUS_SHARE: i32 = 761;
@@ -199,6 +203,7 @@ impl Worker {
             static_eval > earlier
         };
         self.frames[p + 1].killers = [None; 2];
+        self.frames[p + 2].cutoff_count = 0;
         if params::hindsight() != 0 && p >= 1 && !in_check && excluded.is_none() {
             let prior = self.frames[p - 1].reduction;
             let parent_eval = self.frames[p - 1].static_eval;
@@ -248,6 +253,22 @@ impl Worker {
             depth -= 1;
         }
         let node = Node { depth, ..node };
+
+        // Step 6b. The small ProbCut: the table already holds a lower bound well above
+        // beta from a search nearly this deep.
+        let margin = params::small_probcut_margin();
+        if let (false, true, Some(e), Some(s)) = (PV, margin != 0, entry, tt_score) {
+            let probcut_beta = beta + margin;
+            if e.bound == Bound::Lower
+                && e.depth >= depth - 4
+                && s >= probcut_beta
+                && s.abs() < MATE_BOUND
+                && beta.abs() < MATE_BOUND
+                && excluded.is_none()
+            {
+                return probcut_beta;
+            }
+        }
 
         // Step 7. The move loop.
         let previous = self.previous_at(p);
@@ -300,7 +321,7 @@ impl Worker {
                 let skip = if quiet {
                     self.prune_quiet(node, mv, searched, history_score, alpha)
                 } else {
-                    self.prune_tactical(node, mv)
+                    self.prune_tactical(node, mv, searched, gives_check, alpha)
                 };
                 match skip {
                     Prune::Keep => {}
@@ -412,6 +433,7 @@ impl Worker {
                         self.update_pv(p, mv);
                     }
                     if score >= beta {
+                        self.frames[p].cutoff_count += 1;
                         break;
                     }
                     alpha = score;
@@ -710,10 +732,30 @@ impl Worker {
         Prune::Keep
     }
 
-    /// Shallow-depth pruning of a capture, promotion or check (step 8): one that loses
-    /// too much by exchange.
-    fn prune_tactical(&self, node: Node, mv: Move) -> Prune {
+    /// Shallow-depth pruning of a capture, promotion or check (step 8): a capture that
+    /// cannot lift the score to alpha even with what it wins (futility), and any such
+    /// move that loses too much by exchange.
+    fn prune_tactical(
+        &self,
+        node: Node,
+        mv: Move,
+        searched: usize,
+        gives_check: bool,
+        alpha: i32,
+    ) -> Prune {
         let depth = node.depth;
+        let lmr_depth = (depth - 1 - reduction(depth, searched) / 1024).max(0);
+        if !gives_check && !node.in_check && lmr_depth < params::capture_futility_depth() {
+            // Even winning the victim (and a history-weighted margin) falls short.
+            let futility = node.static_eval
+                + params::capture_futility_base()
+                + params::capture_futility_margin() * lmr_depth
+                + material_gain(&self.pos, mv)
+                + self.history.capture(&self.pos, mv) / CAPTURE_FUTILITY_HISTORY_DIVISOR;
+            if futility <= alpha {
+                return Prune::Skip;
+            }
+        }
         if depth <= params::see_tactical_depth()
             && !see_ge(&self.pos, mv, -params::see_tactical_margin() * depth)
         {
@@ -744,6 +786,9 @@ impl Worker {
         }
         if node.cut_node {
             r += params::lmr_cut_node();
+        }
+        if self.frames[node.ply as usize + 1].cutoff_count > 3 {
+            r += params::lmr_cutoff_count();
         }
         if node.improving {
             r -= params::lmr_improving();
