@@ -17,6 +17,26 @@ use crate::types::{Color, Move, Piece, PieceKind};
 
 /// Entries in each table (a power of two).
 const SIZE: usize = 1 << 14;
+/// Where each kind's count (by discriminant) sits in a side's packed material: pawns and
+/// promoted pawns (up to 18) in 5 bits each, every other kind (up to 4) in 3 bits; the
+/// king's field is the constant count 1.
+const COUNT_SHIFT: [u32; 15] = {
+    let mut shifts = [0; 15];
+    let mut next = 10;
+    let mut kind = 1;
+    while kind < 15 {
+        shifts[kind] = match kind {
+            1 => 0, // pawn
+            9 => 5, // promoted pawn
+            _ => {
+                next += 3;
+                next - 3
+            }
+        };
+        kind += 1;
+    }
+    shifts
+};
 /// Largest magnitude an entry reaches; updates shrink towards it ("gravity").
 pub const CORRECTION_MAX: i32 = 1024;
 
@@ -34,28 +54,28 @@ impl CorrectionKeys {
     /// The keys of `pos`.
     pub fn of(pos: &Position) -> CorrectionKeys {
         // Material: both hands, and each side's count of every kind on the board (the
-        // promoted kinds too: a promotion changes the balance).
-        let mut material =
-            u64::from(pos.hand(Color::Black).raw()) | u64::from(pos.hand(Color::White).raw()) << 32;
-        for kind in PieceKind::ALL {
-            if kind == PieceKind::King {
-                continue;
-            }
-            for color in [Color::Black, Color::White] {
+        // promoted kinds too: a promotion changes the balance). The counts are packed
+        // exactly into bit fields and hashed once, since this runs at every node.
+        let mut counts = [0u64; 2];
+        for (color, packed) in [Color::Black, Color::White].into_iter().zip(&mut counts) {
+            for kind in PieceKind::ALL {
                 let count = pos.pieces_of(color, kind).count() as u64;
-                material = mix64(material ^ (count << 8 | kind as u64) << (color.index() * 4));
+                *packed |= count << COUNT_SHIFT[kind as usize];
             }
         }
-        // Each king's square and what stands on the squares around it.
+        let hands =
+            u64::from(pos.hand(Color::Black).raw()) | u64::from(pos.hand(Color::White).raw()) << 32;
+        let material = mix64(mix64(hands) ^ counts[0]) ^ mix64(counts[1].rotate_left(29));
+        // Each king's square and what stands on the squares around it, packed exactly
+        // (7 bits for the square, 5 for each neighbour) and hashed once.
         let mut kings = [0; 2];
         for color in [Color::Black, Color::White] {
             let Some(king) = pos.king_square(color) else {
                 continue;
             };
-            let mut key = king.index() as u64 + 1;
+            let mut key = king.index() as u64;
             for sq in attacks::king(king) {
-                let code = pos.piece_at(sq).map_or(0, |p| p.index() as u64 + 1);
-                key = mix64(key ^ code << 8 ^ (sq.index() as u64) << 16);
+                key = key << 5 | pos.piece_at(sq).map_or(0, |p| p.index() as u64 + 1);
             }
             kings[color.index()] = (mix64(key) as usize) & (SIZE - 1);
         }
@@ -69,7 +89,7 @@ impl CorrectionKeys {
             0
         };
         CorrectionKeys {
-            material: (mix64(material) as usize) & (SIZE - 1),
+            material: (material as usize) & (SIZE - 1),
             kings,
             pawns,
             continuation: None,
@@ -192,6 +212,26 @@ mod tests {
         assert_eq!(a.material, b.material);
         assert_ne!(a.kings[0], b.kings[0]);
         assert_eq!(a.kings[1], b.kings[1]);
+    }
+
+    #[test]
+    fn material_fields_hold_every_count_apart() {
+        // Each kind's field is wide enough for its most pieces and overlaps no other.
+        let width = |kind: usize| if kind == 1 || kind == 9 { 5 } else { 3 };
+        let mut used = 0u64;
+        for (kind, &shift) in COUNT_SHIFT.iter().enumerate().skip(1) {
+            let field = ((1u64 << width(kind)) - 1) << shift;
+            assert_eq!(used & field, 0, "kind {kind} overlaps");
+            used |= field;
+        }
+        // A promotion, a pawn more, a piece moved from board to hand: other keys.
+        let keys = |sfen: &str| CorrectionKeys::of(&position(&format!("sfen {sfen}"))).material;
+        let pawn = keys("4k4/9/9/9/4P4/9/9/9/4K4 b - 1");
+        assert_ne!(pawn, keys("4k4/9/9/9/4+P4/9/9/9/4K4 b - 1"));
+        assert_ne!(pawn, keys("4k4/9/9/9/4P4/3P5/9/9/4K4 b - 1"));
+        assert_ne!(pawn, keys("4k4/9/9/9/9/9/9/9/4K4 b P 1"));
+        assert_ne!(pawn, keys("4k4/9/9/9/4p4/9/9/9/4K4 b - 1"));
+        assert_eq!(pawn, keys("4k4/9/9/9/9/4P4/9/9/4K4 b - 1"));
     }
 
     #[test]
