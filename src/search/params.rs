@@ -91,11 +91,6 @@ params! {
     /// `lmr_deeper_margin` is on).
     lmr_shallower_margin = 10, 0..=100;
 
-    /// A move is reduced this much more (1/1024 ply) when the nodes one ply below,
-    /// this node's children and their cousins, have cut off more than three times
-    /// (0: off; Stockfish's rule): replies refute easily here.
-    lmr_cutoff_count = 0, 0..=3072;
-
     /// Which late-move reduction to use: 0 the one above; 1 YaneuraOu's shape (the
     /// `lmr_y_*` terms below): much more at nodes never on a principal variation and at
     /// expected cut nodes, much less at nodes that were, a reduced move of a PV node
@@ -168,11 +163,6 @@ params! {
     probcut_depth = 5, 0..=16;
     /// See `probcut_depth` (centipawns; less this margin's quarter when improving).
     probcut_margin = 200, 50..=600;
-
-    /// The small ProbCut (0: off): a node whose table entry, from a search at most
-    /// four plies shallower, holds a lower bound this far (centipawns) above beta
-    /// returns beta plus this margin before its moves are generated (Stockfish's rule).
-    small_probcut_margin = 0, 0..=1000;
 
     /// Singular extensions from this depth on (one more at a node that was on a PV): the
     /// table move is extended when every other move, searched to half the depth, falls

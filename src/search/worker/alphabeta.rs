@@ -203,7 +203,6 @@ impl Worker {
             static_eval > earlier
         };
         self.frames[p + 1].killers = [None; 2];
-        self.frames[p + 2].cutoff_count = 0;
         if params::hindsight() != 0 && p >= 1 && !in_check && excluded.is_none() {
             let prior = self.frames[p - 1].reduction;
             let parent_eval = self.frames[p - 1].static_eval;
@@ -253,22 +252,6 @@ impl Worker {
             depth -= 1;
         }
         let node = Node { depth, ..node };
-
-        // Step 6b. The small ProbCut: the table already holds a lower bound well above
-        // beta from a search nearly this deep.
-        let margin = params::small_probcut_margin();
-        if let (false, true, Some(e), Some(s)) = (PV, margin != 0, entry, tt_score) {
-            let probcut_beta = beta + margin;
-            if e.bound == Bound::Lower
-                && e.depth >= depth - 4
-                && s >= probcut_beta
-                && s.abs() < MATE_BOUND
-                && beta.abs() < MATE_BOUND
-                && excluded.is_none()
-            {
-                return probcut_beta;
-            }
-        }
 
         // Step 7. The move loop.
         let previous = self.previous_at(p);
@@ -433,7 +416,6 @@ impl Worker {
                         self.update_pv(p, mv);
                     }
                     if score >= beta {
-                        self.frames[p].cutoff_count += 1;
                         break;
                     }
                     alpha = score;
@@ -786,9 +768,6 @@ impl Worker {
         }
         if node.cut_node {
             r += params::lmr_cut_node();
-        }
-        if self.frames[node.ply as usize + 1].cutoff_count > 3 {
-            r += params::lmr_cutoff_count();
         }
         if node.improving {
             r -= params::lmr_improving();

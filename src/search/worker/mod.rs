@@ -51,8 +51,6 @@ struct Frame {
     /// The plies by which the move being searched from this ply was reduced (late-move
     /// reduction), 0 outside a reduced search.
     reduction: i32,
-    /// Beta cutoffs at this ply since the node two plies up began.
-    cutoff_count: u32,
 }
 
 /// A root move and what the last iterations found for it.
