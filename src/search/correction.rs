@@ -17,26 +17,11 @@ use crate::types::{Color, Move, Piece, PieceKind};
 
 /// Entries in each table (a power of two).
 const SIZE: usize = 1 << 14;
-/// Where each kind's count (by discriminant) sits in a side's packed material: pawns and
-/// promoted pawns (up to 18) in 5 bits each, every other kind (up to 4) in 3 bits; the
-/// king's field is the constant count 1.
-const COUNT_SHIFT: [u32; 15] = {
-    let mut shifts = [0; 15];
-    let mut next = 10;
-    let mut kind = 1;
-    while kind < 15 {
-        shifts[kind] = match kind {
-            1 => 0, // pawn
-            9 => 5, // promoted pawn
-            _ => {
-                next += 3;
-                next - 3
-            }
-        };
-        kind += 1;
-    }
-    shifts
-};
+/// Where each kind's count sits in a side's packed material, by the kind's discriminant
+/// (pawn 1 ... king 8, promoted pawn 9 ... dragon 14): pawns and promoted pawns (up to
+/// 18) in 5 bits each, every other kind (up to 4) in 3 bits; the king's field holds the
+/// constant count 1.
+const COUNT_SHIFT: [u32; 15] = [0, 0, 10, 13, 16, 19, 22, 25, 28, 5, 31, 34, 37, 40, 43];
 /// Largest magnitude an entry reaches; updates shrink towards it ("gravity").
 pub const CORRECTION_MAX: i32 = 1024;
 

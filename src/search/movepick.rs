@@ -12,7 +12,7 @@
 
 use super::history::{ContinuationRows, History, LOW_PLY};
 use super::params;
-use super::see::{see_ge, value};
+use super::see::{promotion_gain, see_ge, value};
 use crate::position::{GenType, Position};
 use crate::types::{Bitboard, Move, MoveList, Piece, PieceKind, MAX_MOVES};
 use arrayvec::ArrayVec;
@@ -161,12 +161,7 @@ impl MovePicker {
         self.scores.clear();
         for &mv in self.moves.iter() {
             let victim = pos.piece_at(mv.to()).map_or(0, |p| value(p.kind()));
-            let promotion = if mv.is_promotion() {
-                let k = pos.moved_piece_after(mv).kind();
-                value(k) - value(k.unpromoted())
-            } else {
-                0
-            };
+            let promotion = promotion_gain(pos, mv);
             self.scores
                 .push((victim + promotion) * VICTIM_WEIGHT + history.capture(pos, mv));
         }

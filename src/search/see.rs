@@ -39,13 +39,19 @@ pub fn material_gain(pos: &Position, mv: Move) -> i32 {
         let kind = p.kind();
         value(kind) + value(kind.unpromoted())
     });
-    let promotion = if mv.is_promotion() {
+    captured + promotion_gain(pos, mv)
+}
+
+/// What promoting adds to the piece `mv` (legal) moves: 0 for a move that does not
+/// promote.
+#[inline(always)]
+pub fn promotion_gain(pos: &Position, mv: Move) -> i32 {
+    if mv.is_promotion() {
         let kind = pos.moved_piece_after(mv).kind();
         value(kind) - value(kind.unpromoted())
     } else {
         0
-    };
-    captured + promotion
+    }
 }
 
 /// Whether `mv` (legal) gains at least `threshold` in the exchange it starts on its
@@ -56,12 +62,7 @@ pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
     let us = pos.side_to_move();
     let captured = pos.piece_at(to).map_or(0, |p| value(p.kind()));
     let moved = pos.moved_piece_after(mv);
-    let promotion_gain = if mv.is_promotion() {
-        value(moved.kind()) - value(moved.kind().unpromoted())
-    } else {
-        0
-    };
-    let mut swap = captured + promotion_gain - threshold;
+    let mut swap = captured + promotion_gain(pos, mv) - threshold;
     if swap < 0 {
         return false;
     }

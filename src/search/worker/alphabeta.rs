@@ -52,6 +52,12 @@ fn reduction(depth: i32, moves: usize) -> i32 {
     reduction_formula(depth.clamp(0, 63) as usize, moves.min(63))
 }
 
+/// The depth the `searched`-th move would be searched to after its late-move reduction,
+/// by which the shallow-depth pruning (step 8) judges it.
+fn lmr_depth(depth: i32, searched: usize) -> i32 {
+    (depth - 1 - reduction(depth, searched) / 1024).max(0)
+}
+
 /// The capture history counts this fraction in the futility pruning of captures
 /// (Stockfish's 1/7; hayate's capture history spans ±16,384).
 const CAPTURE_FUTILITY_HISTORY_DIVISOR: i32 = 8;
@@ -682,7 +688,7 @@ impl Worker {
             improving,
             ..
         } = node;
-        let lmr_depth = (depth - 1 - reduction(depth, searched) / 1024).max(0);
+        let lmr_depth = lmr_depth(depth, searched);
         // Late-move pruning: past this many quiet moves, the rest are skipped.
         let limit = (params::lmp_base() + params::lmp_factor() * depth * depth)
             / if improving { 1 } else { 2 };
@@ -726,7 +732,7 @@ impl Worker {
         alpha: i32,
     ) -> Prune {
         let depth = node.depth;
-        let lmr_depth = (depth - 1 - reduction(depth, searched) / 1024).max(0);
+        let lmr_depth = lmr_depth(depth, searched);
         if !gives_check && !node.in_check && lmr_depth < params::capture_futility_depth() {
             // Even winning the victim (and a history-weighted margin) falls short.
             let futility = node.static_eval
