@@ -1,6 +1,7 @@
 //! The board: piece placement, hands, side to move, Zobrist key and the history of states
 //! that unmaking moves and repetition detection need.
 
+mod check_info;
 pub mod command;
 pub mod csa;
 mod legality;
@@ -9,6 +10,7 @@ mod rules;
 mod sfen;
 pub mod zobrist;
 
+pub use check_info::CheckInfo;
 pub use command::{PositionCommand, PositionCommandError};
 pub use legality::IllegalMove;
 pub use movegen::GenType;

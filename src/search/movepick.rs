@@ -13,7 +13,7 @@
 use super::history::{ContinuationRows, History, LOW_PLY};
 use super::params;
 use super::see::{promotion_gain, see_ge, value};
-use crate::position::{GenType, Position};
+use crate::position::{CheckInfo, GenType, Position};
 use crate::types::{Bitboard, Move, MoveList, Piece, PieceKind, MAX_MOVES};
 use arrayvec::ArrayVec;
 
@@ -194,6 +194,7 @@ impl MovePicker {
         }
         let side = pos.side_to_move();
         let threats = Threats::of(pos);
+        let checks = pos.check_info();
         let low_ply_weight = if self.ply < LOW_PLY {
             params::low_ply_weight()
         } else {
@@ -221,7 +222,7 @@ impl MovePicker {
                     + self
                         .pawn_index
                         .map_or(0, |i| params::pawn_history() * history.pawn(i, piece, mv))
-                    + threats.score(pos, mv, piece.kind())
+                    + threats.score(pos, &checks, mv, piece.kind())
                     + if low_ply_weight != 0 {
                         low_ply_weight * history.low_ply(self.ply, mv) / (1 + self.ply as i32)
                     } else {
@@ -401,7 +402,7 @@ impl Threats {
 
     /// The ordering bonus of the quiet move `mv` of a piece of `kind` (quiet moves do
     /// not promote): escapes and checks up, moves into cheaper attackers down.
-    fn score(&self, pos: &Position, mv: Move, kind: PieceKind) -> i32 {
+    fn score(&self, pos: &Position, checks: &CheckInfo, mv: Move, kind: PieceKind) -> i32 {
         let v = value(kind);
         let threats = if v >= BIG_PIECE_VALUE {
             self.step
@@ -417,7 +418,7 @@ impl Threats {
         if threats.has(mv.to()) {
             score -= ESCAPE_BONUS;
         }
-        if pos.gives_check(mv) && see_ge(pos, mv, 0) {
+        if checks.gives_check(pos, mv) && see_ge(pos, mv, 0) {
             score += CHECK_BONUS;
         }
         score
