@@ -4,6 +4,7 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod halfka;
 mod halfkpe9;
 mod netinfo;
 mod reference;

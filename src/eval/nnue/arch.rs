@@ -29,9 +29,13 @@ pub const EFFECT_LEVELS: usize = 3;
 pub const EFFECT_PLANES: usize = EFFECT_LEVELS * EFFECT_LEVELS;
 
 /// Piece states with the kings (YaneuraOu's `e_king`): the 1548 of [`PIECE_STATES`], then
-/// the viewer's king on each square. HalfKA_hm2 numbers the enemy king on that same
-/// plane, so a king square adds 81 states, not 162.
+/// the viewer's king on each square. HalfKA2 and HalfKA_hm2 number the enemy king on that
+/// same plane, so a king square adds 81 states, not 162.
 pub const STATES_WITH_KING: usize = PIECE_STATES + 81;
+
+/// Piece states with both kings apart (YaneuraOu's `fe_end2`): the enemy king's 81 squares
+/// follow the viewer's king's. HalfKA1 and HalfKA_hm1 number them so.
+pub const STATES_WITH_KINGS: usize = STATES_WITH_KING + 81;
 
 /// Input features of a net.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -45,8 +49,16 @@ pub enum FeatureSet {
     /// pieces on it alike (hands are not), so the king takes one of 5 × 9 squares.
     HalfKPvm,
     /// HalfKA_hm2(Friend): HalfKP_vm with both kings among the pieces (on one shared
-    /// plane of 81 squares): 5 × 9 king squares × 1629 states. The features of SFNN nets.
+    /// plane of 81 squares): 5 × 9 king squares × 1629 states. The features of
+    /// SFNN1536, read in classic nets too.
     HalfKAhm2,
+    /// HalfKA1(Friend): the own king's square × every piece, both kings included, each
+    /// king on a plane of its own (81 × 1710).
+    HalfKA1,
+    /// HalfKA2(Friend): HalfKA1 with both kings on one shared plane (81 × 1629).
+    HalfKA2,
+    /// HalfKA_hm1(Friend): HalfKA1 on HalfKP_vm's folded board (45 × 1710).
+    HalfKAhm1,
     /// HalfKPE9(Friend): HalfKP on nine planes, one for each pair of attack counts on the
     /// piece's square (how many of the viewer's pieces attack it, how many of the
     /// opponent's, each capped at two; hand pieces count none). A move changes the
@@ -62,6 +74,9 @@ impl FeatureSet {
             FeatureSet::KP => PIECE_STATES + 2 * Square::NUM,
             FeatureSet::HalfKPvm => MIRRORED_KING_SQUARES * PIECE_STATES,
             FeatureSet::HalfKAhm2 => MIRRORED_KING_SQUARES * STATES_WITH_KING,
+            FeatureSet::HalfKA1 => Square::NUM * STATES_WITH_KINGS,
+            FeatureSet::HalfKA2 => Square::NUM * STATES_WITH_KING,
+            FeatureSet::HalfKAhm1 => MIRRORED_KING_SQUARES * STATES_WITH_KINGS,
             FeatureSet::HalfKPE9 => EFFECT_PLANES * Square::NUM * PIECE_STATES,
         }
     }
@@ -75,7 +90,28 @@ impl FeatureSet {
     /// Whether both kings are features of their own (a king move changes a feature of
     /// the other side's accumulator too).
     pub const fn has_kings(self) -> bool {
-        matches!(self, FeatureSet::HalfKAhm2)
+        matches!(
+            self,
+            FeatureSet::HalfKA1
+                | FeatureSet::HalfKA2
+                | FeatureSet::HalfKAhm1
+                | FeatureSet::HalfKAhm2
+        )
+    }
+
+    /// Whether the enemy king shares the viewer's king's plane (the "2" of HalfKA2 and
+    /// HalfKA_hm2); the "1" sets keep it on a plane of its own.
+    pub const fn shares_king_plane(self) -> bool {
+        matches!(self, FeatureSet::HalfKA2 | FeatureSet::HalfKAhm2)
+    }
+
+    /// Whether the board is folded at the centre file for a viewer whose king stands on
+    /// files 6 to 9 (the "vm" and "hm" sets).
+    pub const fn mirrored(self) -> bool {
+        matches!(
+            self,
+            FeatureSet::HalfKPvm | FeatureSet::HalfKAhm1 | FeatureSet::HalfKAhm2
+        )
     }
 
     /// Whether a recount may start from the accumulator kept for the king's square
@@ -90,7 +126,8 @@ impl FeatureSet {
     /// start.
     pub const fn states(self) -> usize {
         match self {
-            FeatureSet::HalfKAhm2 => STATES_WITH_KING,
+            FeatureSet::HalfKA2 | FeatureSet::HalfKAhm2 => STATES_WITH_KING,
+            FeatureSet::HalfKA1 | FeatureSet::HalfKAhm1 => STATES_WITH_KINGS,
             _ => PIECE_STATES,
         }
     }
@@ -108,6 +145,11 @@ impl FeatureSet {
             }
             // Its own base value, with the same "friend king" flag.
             FeatureSet::HalfKPvm => 0x0B6B_1D9B ^ 1,
+            // The HalfKA family: "A" 0x..13.. for separate king planes, 0x..23.. for
+            // one shared plane; 0x5F.. on the whole board, 0x7F.. folded.
+            FeatureSet::HalfKA1 => 0x5F13_4CB9 ^ 1,
+            FeatureSet::HalfKA2 => 0x5F23_4CB9 ^ 1,
+            FeatureSet::HalfKAhm1 => 0x7F13_4CB9 ^ 1,
             FeatureSet::HalfKAhm2 => 0x7F23_4CB9 ^ 1,
             // YaneuraOu gives HalfKPE9 HalfKP's base value: only the architecture string
             // and the file's size tell the two apart.
@@ -115,18 +157,21 @@ impl FeatureSet {
         }
     }
 
-    /// The feature set of a classic net whose architecture-string name is `name`
-    /// (HalfKA_hm2 is read in SFNN nets only: no classic HalfKA_hm2 net has been checked
-    /// against YaneuraOu).
+    /// Every feature set read.
+    pub const ALL: [FeatureSet; 8] = [
+        FeatureSet::HalfKP,
+        FeatureSet::KP,
+        FeatureSet::HalfKPvm,
+        FeatureSet::HalfKAhm2,
+        FeatureSet::HalfKA1,
+        FeatureSet::HalfKA2,
+        FeatureSet::HalfKAhm1,
+        FeatureSet::HalfKPE9,
+    ];
+
+    /// The feature set of a classic net whose architecture-string name is `name`.
     pub fn from_name(name: &str) -> Option<FeatureSet> {
-        [
-            FeatureSet::HalfKP,
-            FeatureSet::KP,
-            FeatureSet::HalfKPvm,
-            FeatureSet::HalfKPE9,
-        ]
-        .into_iter()
-        .find(|f| f.name() == name)
+        FeatureSet::ALL.into_iter().find(|f| f.name() == name)
     }
 
     /// The name in the architecture string.
@@ -136,6 +181,9 @@ impl FeatureSet {
             FeatureSet::KP => "K+P",
             FeatureSet::HalfKPvm => "HalfKP_vm(Friend)",
             FeatureSet::HalfKAhm2 => "HalfKA_hm2(Friend)",
+            FeatureSet::HalfKA1 => "HalfKA1(Friend)",
+            FeatureSet::HalfKA2 => "HalfKA2(Friend)",
+            FeatureSet::HalfKAhm1 => "HalfKA_hm1(Friend)",
             FeatureSet::HalfKPE9 => "HalfKPE9(Friend)",
         }
     }
@@ -148,6 +196,9 @@ impl FeatureSet {
             // YaneuraOu's name for the shape (`halfkpvm_256x2-32-32`).
             FeatureSet::HalfKPvm => "halfkpvm",
             FeatureSet::HalfKAhm2 => "halfkahm2",
+            FeatureSet::HalfKA1 => "halfka1",
+            FeatureSet::HalfKA2 => "halfka2",
+            FeatureSet::HalfKAhm1 => "halfkahm1",
             FeatureSet::HalfKPE9 => "halfkpe9",
         }
     }
@@ -474,8 +525,9 @@ impl Architecture {
                 self.half
             ));
         }
-        // A HalfKPE9 transformer has nine times HalfKP's rows: its width is bounded so
-        // that no file is longer than the largest HalfKP net's.
+        // A HalfKPE9 transformer has nine times HalfKP's rows, a HalfKA1 one 10 % more:
+        // their widths are bounded so that no file is longer than the largest HalfKP
+        // net's.
         let rows = self.half * self.features.dimensions();
         let most = Architecture::LARGEST.half * Architecture::LARGEST.features.dimensions();
         if rows > most {
@@ -524,8 +576,8 @@ impl Architecture {
         Ok(())
     }
 
-    /// The largest shape read: no net file is longer than this one's (HalfKP has the
-    /// most features of the sets read).
+    /// The largest shape read: no net file is longer than this one's (the widths of sets
+    /// with more features than HalfKP are bounded by its rows, in `check_bounds`).
     pub const LARGEST: Architecture =
         Architecture::new(FeatureSet::HalfKP, MAX_HALF, MAX_HIDDEN, MAX_HIDDEN);
 }
@@ -534,7 +586,7 @@ impl Architecture {
 /// characters: the list of common shapes would not fit beside a path).
 pub fn supported_summary() -> String {
     format!(
-        "classic HalfKP, HalfKP_vm, HalfKPE9 and K+P nets up to \
+        "classic HalfKP(_vm), HalfKPE9, HalfKA, K+P nets up to \
          {MAX_HALF}x2-{MAX_HIDDEN}-{MAX_HIDDEN} ({}, {}, ...), SFNN nets (HalfKA_hm2, k3k3)",
         COMMON[0].name(),
         COMMON[3].name(),
@@ -555,6 +607,19 @@ mod tests {
         // The script's table of feature sets (`nnue_arch_gen.py`, "halfkpvm").
         assert_eq!(FeatureSet::HalfKPvm.hash(), 0x0B6B_1D9A);
         assert_eq!(FeatureSet::HalfKPvm.dimensions(), 5 * 9 * 1548);
+        // The same table's HalfKA family, with the dimensions it gives them.
+        for (set, hash, dimensions) in [
+            (FeatureSet::HalfKA1, 0x5F13_4CB8, 81 * 1710),
+            (FeatureSet::HalfKAhm1, 0x7F13_4CB8, 5 * 9 * 1710),
+            (FeatureSet::HalfKA2, 0x5F23_4CB8, 81 * 1629),
+            (FeatureSet::HalfKAhm2, 0x7F23_4CB8, 5 * 9 * 1629),
+        ] {
+            assert_eq!(
+                (set.hash(), set.dimensions()),
+                (hash, dimensions),
+                "{set:?}"
+            );
+        }
     }
 
     #[test]
