@@ -9,6 +9,7 @@ mod halfkpe9;
 mod netinfo;
 mod reference;
 mod sfnn;
+mod sfnn_buckets;
 mod writer;
 
 use common::EngineProcess;

@@ -112,7 +112,7 @@ fn leb128(mut v: i32, out: &mut Vec<u8>) {
     }
 }
 
-fn leb128_block(values: impl Iterator<Item = i16>, out: &mut Vec<u8>) {
+pub fn leb128_block(values: impl Iterator<Item = i16>, out: &mut Vec<u8>) {
     let mut bytes = Vec::new();
     for v in values {
         leb128(v as i32, &mut bytes);
@@ -419,8 +419,8 @@ pub fn malformed_sfnn_cases() -> Vec<(&'static str, Vec<u8>, &'static str)> {
             "the header's hash is",
         ),
         (
-            "sfnn-hand-buckets.bin",
-            restring(&structure.replace("_8_8{", "_8_8_hand4{")),
+            "sfnn-common-shard.bin",
+            restring(&structure.replace("_8_8{", "_8_8_c0_s32x2{")),
             "an SFNN net",
         ),
         (

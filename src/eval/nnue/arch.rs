@@ -204,32 +204,213 @@ impl FeatureSet {
     }
 }
 
-/// How an SFNN net chooses one of its layer stacks for a position (YaneuraOu's
-/// `stack_index_for_nnue`).
+/// SFNN layer stacks chosen by the pieces in hand (YaneuraOu's `handN` suffixes): each
+/// side's hand gives a small number, the side to move's first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Buckets {
-    /// One stack for every position.
-    One,
-    /// `k3k3`: nine stacks, by the thirds of the board (counted from each side's own
-    /// back rank) that the side to move's king and the other king stand in.
-    K3K3,
+pub enum HandBuckets {
+    None,
+    /// `hand4`: whether the hand holds a bishop (2 per side).
+    Hand4,
+    /// `hand16`: a pawn, a bishop (4 per side).
+    Hand16,
+    /// `hand64`: any pawn, lance or knight; any silver, gold or rook; a bishop (8).
+    Hand64,
+    /// `hand64z`: the hand's points (pawn 1, lance and knight 2, silver and gold 3,
+    /// bishop and rook 5) in eight zones, `min((points + 3) / 4, 7)`.
+    Hand64z,
+    /// `hand256`: any pawn, lance or knight; silver or gold; bishop; rook (16).
+    Hand256,
+    /// `hand1024`: pawn; lance or knight; silver or gold; bishop; rook (32).
+    Hand1024,
 }
 
-impl Buckets {
-    /// Layer stacks in a file.
-    pub const fn count(self) -> usize {
+impl HandBuckets {
+    /// The suffixes of YaneuraOu's generator, in the order of the variants.
+    const NAMES: [(HandBuckets, &'static str); 7] = [
+        (HandBuckets::None, ""),
+        (HandBuckets::Hand4, "hand4"),
+        (HandBuckets::Hand16, "hand16"),
+        (HandBuckets::Hand64, "hand64"),
+        (HandBuckets::Hand64z, "hand64z"),
+        (HandBuckets::Hand256, "hand256"),
+        (HandBuckets::Hand1024, "hand1024"),
+    ];
+
+    /// Buckets of one side's hand.
+    pub const fn per_side(self) -> usize {
         match self {
-            Buckets::One => 1,
-            Buckets::K3K3 => 9,
+            HandBuckets::None => 1,
+            HandBuckets::Hand4 => 2,
+            HandBuckets::Hand16 => 4,
+            HandBuckets::Hand64 | HandBuckets::Hand64z => 8,
+            HandBuckets::Hand256 => 16,
+            HandBuckets::Hand1024 => 32,
         }
     }
 
-    /// The suffix of the shape's name (`_k3k3`), empty for one stack.
-    pub const fn suffix(self) -> &'static str {
+    fn name(self) -> &'static str {
+        HandBuckets::NAMES[self as usize].1
+    }
+}
+
+/// SFNN layer stacks chosen by where the kings stand (YaneuraOu's `kNkN` suffixes): each
+/// king's square, seen from its own side, falls in one of a few zones; the side to
+/// move's king's zone first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KingBuckets {
+    None,
+    /// `k3k3`: the third of the board (ranks 1-3, 4-6, 7-9 from the king's own side).
+    K3K3,
+    /// `k9k9`: the rank.
+    K9K9,
+    /// `k9k9z`: ranks 1-3, 4-6, 7, then each of ranks 8 and 9 in three groups of files.
+    K9K9Z,
+    /// `k13k13z`: ranks 1 to 7 each, then each of ranks 8 and 9 in three groups of files.
+    K13K13Z,
+    /// `k21k21`: ranks 1-3, 4-6, 7, then every square of ranks 8 and 9.
+    K21K21,
+    /// `k29k29`: ranks 1-3, 4-6, then every square of ranks 7 to 9.
+    K29K29,
+}
+
+impl KingBuckets {
+    const NAMES: [(KingBuckets, &'static str); 7] = [
+        (KingBuckets::None, ""),
+        (KingBuckets::K3K3, "k3k3"),
+        (KingBuckets::K9K9, "k9k9"),
+        (KingBuckets::K9K9Z, "k9k9z"),
+        (KingBuckets::K13K13Z, "k13k13z"),
+        (KingBuckets::K21K21, "k21k21"),
+        (KingBuckets::K29K29, "k29k29"),
+    ];
+
+    /// The long names the generator also takes, and the short ones they stand for.
+    pub const LONG_NAMES: [(&'static str, &'static str); 8] = [
+        ("king3_by_king3", "k3k3"),
+        ("king9_by_king9", "k9k9"),
+        ("king9z_by_king9z", "k9k9z"),
+        ("king9zone_by_king9zone", "k9k9z"),
+        ("king13z_by_king13z", "k13k13z"),
+        ("king13zone_by_king13zone", "k13k13z"),
+        ("king21_by_king21", "k21k21"),
+        ("king29_by_king29", "k29k29"),
+    ];
+
+    /// Zones of one king.
+    pub const fn per_king(self) -> usize {
         match self {
-            Buckets::One => "",
-            Buckets::K3K3 => "_k3k3",
+            KingBuckets::None => 1,
+            KingBuckets::K3K3 => 3,
+            KingBuckets::K9K9 | KingBuckets::K9K9Z => 9,
+            KingBuckets::K13K13Z => 13,
+            KingBuckets::K21K21 => 21,
+            KingBuckets::K29K29 => 29,
         }
+    }
+
+    fn name(self) -> &'static str {
+        KingBuckets::NAMES[self as usize].1
+    }
+}
+
+/// Progress bucket counts YaneuraOu's generator accepts (`progressN`; 1: none).
+pub const PROGRESS_BUCKETS: [u8; 7] = [1, 2, 3, 4, 8, 16, 32];
+
+/// How an SFNN net chooses one of its layer stacks for a position (YaneuraOu's
+/// `stack_index_for_nnue`): by the hands, the kings' squares and the game's progress,
+/// each optional, combined in that order (`(hand · kings + king) · progress + p`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Buckets {
+    pub hand: HandBuckets,
+    pub king: KingBuckets,
+    /// Progress buckets: one of [`PROGRESS_BUCKETS`]. With more than one, the file holds
+    /// the progress parameters after the transformer.
+    pub progress: u8,
+}
+
+impl Buckets {
+    /// One stack for every position.
+    pub const ONE: Buckets = Buckets {
+        hand: HandBuckets::None,
+        king: KingBuckets::None,
+        progress: 1,
+    };
+
+    /// `k3k3`: nine stacks, by the thirds of the board (counted from each side's own
+    /// back rank) that the side to move's king and the other king stand in.
+    pub const K3K3: Buckets = Buckets {
+        hand: HandBuckets::None,
+        king: KingBuckets::K3K3,
+        progress: 1,
+    };
+
+    /// Hand buckets: both sides' hands.
+    pub const fn hand_count(self) -> usize {
+        let n = self.hand.per_side();
+        n * n
+    }
+
+    /// King buckets: both kings' zones.
+    pub const fn king_count(self) -> usize {
+        let n = self.king.per_king();
+        n * n
+    }
+
+    /// Layer stacks in a file.
+    pub const fn count(self) -> usize {
+        self.hand_count() * self.king_count() * self.progress as usize
+    }
+
+    /// Whether the file holds progress parameters.
+    pub const fn has_progress(self) -> bool {
+        self.progress > 1
+    }
+
+    /// The suffix of the shape's name (`_hand16_k3k3_progress8`), empty for one stack.
+    pub fn suffix(self) -> String {
+        let mut s = String::new();
+        for part in [self.hand.name(), self.king.name()] {
+            if !part.is_empty() {
+                s.push('_');
+                s.push_str(part);
+            }
+        }
+        if self.has_progress() {
+            s.push_str(&format!("_progress{}", self.progress));
+        }
+        s
+    }
+
+    /// The buckets the tokens of a shape's name after its sizes describe (lower case,
+    /// long king names already shortened), each kind at most once, in any order.
+    pub fn from_tokens<'a>(tokens: impl Iterator<Item = &'a str>) -> Option<Buckets> {
+        let mut b = Buckets::ONE;
+        let (mut hand, mut king, mut progress) = (false, false, false);
+        for token in tokens {
+            if let Some(&(h, _)) = HandBuckets::NAMES[1..].iter().find(|(_, n)| *n == token) {
+                if std::mem::replace(&mut hand, true) {
+                    return None;
+                }
+                b.hand = h;
+            } else if let Some(&(k, _)) = KingBuckets::NAMES[1..].iter().find(|(_, n)| *n == token)
+            {
+                if std::mem::replace(&mut king, true) {
+                    return None;
+                }
+                b.king = k;
+            } else {
+                let n: u8 = token.strip_prefix("progress")?.parse().ok()?;
+                // `progress1` is not a name the generator takes.
+                if n == 1
+                    || !PROGRESS_BUCKETS.contains(&n)
+                    || std::mem::replace(&mut progress, true)
+                {
+                    return None;
+                }
+                b.progress = n;
+            }
+        }
+        Some(b)
     }
 }
 
@@ -262,6 +443,13 @@ pub struct Architecture {
 /// Hash in the header of every SFNN net without progress buckets (YaneuraOu's
 /// `kSfnnBaseHashValue`; its SFNN hashes are fixed, not composed layer by layer).
 pub const SFNN_HASH: u32 = 0x3C20_3B32;
+/// Hash of the progress parameters' section (`"oPRO"`), before the section and xored
+/// into the header's hash of a net with progress buckets.
+pub const PROGRESS_HASH: u32 = 0x6F50_524F;
+/// Most layer stacks read: every bucket kind alone and the combinations YaneuraOu's
+/// documentation names (`hand64_k29k29`: 53,824; `hand256_k3k3_progress16`: 36,864)
+/// fit, while a file cannot ask for millions of small allocations.
+pub const MAX_STACKS: usize = 65_536;
 /// Hash before an SFNN net's feature transformer.
 pub const SFNN_TRANSFORMER_HASH: u32 = 0x5F13_4AB8;
 /// Hash before each of an SFNN net's layer stacks.
@@ -448,10 +636,22 @@ impl Architecture {
 
     /// Hash in the file header.
     pub const fn hash(&self) -> u32 {
-        if self.is_sfnn() {
-            return SFNN_HASH;
+        match self.layout {
+            Layout::Sfnn(b) if b.has_progress() => SFNN_HASH ^ PROGRESS_HASH,
+            Layout::Sfnn(_) => SFNN_HASH,
+            Layout::Classic => self.transformer_hash() ^ self.network_hash(),
         }
-        self.transformer_hash() ^ self.network_hash()
+    }
+
+    /// Bytes of an SFNN net's progress section (its hash, an i32 bias and an i32 weight
+    /// for each HalfKP feature); 0 without progress buckets.
+    pub const fn progress_size(&self) -> u64 {
+        match self.layout {
+            Layout::Sfnn(b) if b.has_progress() => {
+                (4 + 4 + 4 * FeatureSet::HalfKP.dimensions()) as u64
+            }
+            _ => 0,
+        }
     }
 
     /// The architecture string YaneuraOu writes in the header. Files from other tools
@@ -573,6 +773,23 @@ impl Architecture {
                 self.hidden2
             ));
         }
+        let rows = self.half * self.features.dimensions();
+        let most = Architecture::LARGEST.half * Architecture::LARGEST.features.dimensions();
+        if rows > most {
+            return Err(format!(
+                "a feature transformer of {} per side (hayate reads {} nets up to {} rows \
+                 of weights)",
+                self.half,
+                self.features.short_name(),
+                most
+            ));
+        }
+        if self.stacks() > MAX_STACKS {
+            return Err(format!(
+                "{} layer stacks (hayate reads up to {MAX_STACKS})",
+                self.stacks()
+            ));
+        }
         Ok(())
     }
 
@@ -587,7 +804,7 @@ impl Architecture {
 pub fn supported_summary() -> String {
     format!(
         "classic HalfKP(_vm), HalfKPE9, HalfKA, K+P nets up to \
-         {MAX_HALF}x2-{MAX_HIDDEN}-{MAX_HIDDEN} ({}, {}, ...), SFNN nets (HalfKA_hm2, k3k3)",
+         {MAX_HALF}x2-{MAX_HIDDEN}-{MAX_HIDDEN} ({}, {}, ...), SFNN nets of any buckets",
         COMMON[0].name(),
         COMMON[3].name(),
     )
@@ -626,7 +843,7 @@ mod tests {
     fn the_summary_names_the_shapes_players_use_most() {
         let summary = supported_summary();
         assert!(summary.contains("(halfkp_256x2-32-32, halfkp_768x2-16-64, ...)"));
-        assert!(summary.contains("SFNN nets (HalfKA_hm2, k3k3)"));
+        assert!(summary.contains("SFNN nets of any buckets"));
         assert!(summary.len() < 150, "{summary}");
     }
 
