@@ -4,10 +4,12 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod halfka;
 mod halfkpe9;
 mod netinfo;
 mod reference;
 mod sfnn;
+mod sfnn_buckets;
 mod writer;
 
 use common::EngineProcess;

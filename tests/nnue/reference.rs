@@ -42,6 +42,10 @@ impl<'a> RefNet<'a> {
             Features::KP => 1710,
             Features::HalfKP => 81 * 1548,
             Features::HalfKPvm => 45 * 1548,
+            Features::HalfKA1 => 81 * 1710,
+            Features::HalfKA2 => 81 * 1629,
+            Features::HalfKAhm1 => 45 * 1710,
+            Features::HalfKAhm2 => 45 * 1629,
             Features::HalfKPE9 => {
                 panic!("no reference for HalfKPE9: its values are YaneuraOu's, in tests/data")
             }
@@ -224,25 +228,43 @@ impl Parsed {
             }
             Features::HalfKP => pieces.iter().map(|&p| 1548 * own_king + p).collect(),
             Features::HalfKPE9 => unreachable!("RefNet::new refuses HalfKPE9"),
-            Features::HalfKPvm => {
-                // With the king on files 6 to 9 (file index 5 and up) the board is seen
-                // in a mirror: file f becomes file 8 - f, for the king and for every
-                // piece on the board; hand slots (below 90) stay.
-                let flip = |sq: usize| (8 - sq / 9) * 9 + sq % 9;
-                let mirrored = own_king / 9 >= 5;
-                let king = if mirrored { flip(own_king) } else { own_king };
-                pieces
-                    .iter()
-                    .map(|&p| {
-                        let p = if mirrored && p >= 90 {
-                            90 + (p - 90) / 81 * 81 + flip((p - 90) % 81)
-                        } else {
-                            p
-                        };
-                        1548 * king + p
-                    })
-                    .collect()
+            Features::HalfKPvm => mirrored_king(&pieces, own_king, 1548),
+            Features::HalfKA1 | Features::HalfKA2 | Features::HalfKAhm1 | Features::HalfKAhm2 => {
+                // Both kings are pieces too, after the 1548 states: the viewer's on
+                // 1548 + square, the other's on 1629 + square. The "2" sets put the
+                // other king on the viewer's king's plane: 1629 states in all, not 1710.
+                let one_plane = matches!(features, Features::HalfKA2 | Features::HalfKAhm2);
+                pieces.push(1548 + own_king);
+                pieces.push(if one_plane { 1548 } else { 1629 } + other_king);
+                let states = if one_plane { 1629 } else { 1710 };
+                if matches!(features, Features::HalfKA1 | Features::HalfKA2) {
+                    pieces.iter().map(|&p| states * own_king + p).collect()
+                } else {
+                    mirrored_king(&pieces, own_king, states)
+                }
             }
         }
     }
+}
+
+/// Features of `pieces` (states from the viewer's side) for the viewer's king on
+/// `own_king`, with `states` states a king square, on a board folded at the centre file:
+/// with the king on files 6 to 9 (file index 5 and up) the board is seen in a mirror,
+/// file f becoming file 8 - f, for the king and for every piece on the board (kings
+/// included); hand slots (below 90) stay.
+fn mirrored_king(pieces: &[usize], own_king: usize, states: usize) -> Vec<usize> {
+    let flip = |sq: usize| (8 - sq / 9) * 9 + sq % 9;
+    let mirrored = own_king / 9 >= 5;
+    let king = if mirrored { flip(own_king) } else { own_king };
+    pieces
+        .iter()
+        .map(|&p| {
+            let p = if mirrored && p >= 90 {
+                90 + (p - 90) / 81 * 81 + flip((p - 90) % 81)
+            } else {
+                p
+            };
+            states * king + p
+        })
+        .collect()
 }

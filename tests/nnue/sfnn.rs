@@ -8,7 +8,7 @@
 //! the other has wide random weights, so that every clamp, every bucket and the
 //! multi-byte LEB128 numbers are exercised.
 
-use super::writer::{pad32, write_layer, Rng};
+use super::writer::{pad32, small_bytes, write_layer, PyRandom, Rng, DUMMY_SEED};
 use super::*;
 use hayate::eval::nnue::arch::SFNN_HASH;
 
@@ -24,94 +24,7 @@ const HALF: usize = 1536;
 const H1: usize = 15;
 const H2: usize = 32;
 const STACKS: usize = 9;
-/// The seed `nnue_dummy_gen.py` uses unless told otherwise.
-const DUMMY_SEED: u32 = 20_260_722;
 const WIDE_SEED: u64 = 0x5f_2026;
-
-/// Python's `random.Random` (MT19937) far enough for `randbytes`.
-struct PyRandom {
-    mt: [u32; 624],
-    index: usize,
-}
-
-impl PyRandom {
-    /// `random.Random(seed)` for a seed below 2³² (`init_by_array` with one word).
-    fn new(seed: u32) -> PyRandom {
-        let mut mt = [0u32; 624];
-        mt[0] = 19_650_218;
-        for i in 1..624 {
-            mt[i] = 1_812_433_253u32
-                .wrapping_mul(mt[i - 1] ^ (mt[i - 1] >> 30))
-                .wrapping_add(i as u32);
-        }
-        let mut i = 1;
-        for _ in 0..624 {
-            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1_664_525))
-                .wrapping_add(seed);
-            i += 1;
-            if i >= 624 {
-                mt[0] = mt[623];
-                i = 1;
-            }
-        }
-        for _ in 0..623 {
-            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1_566_083_941))
-                .wrapping_sub(i as u32);
-            i += 1;
-            if i >= 624 {
-                mt[0] = mt[623];
-                i = 1;
-            }
-        }
-        mt[0] = 0x8000_0000;
-        PyRandom { mt, index: 624 }
-    }
-
-    fn next_u32(&mut self) -> u32 {
-        if self.index >= 624 {
-            for i in 0..624 {
-                let y = (self.mt[i] & 0x8000_0000) | (self.mt[(i + 1) % 624] & 0x7fff_ffff);
-                let mut v = self.mt[(i + 397) % 624] ^ (y >> 1);
-                if y & 1 != 0 {
-                    v ^= 0x9908_b0df;
-                }
-                self.mt[i] = v;
-            }
-            self.index = 0;
-        }
-        let mut y = self.mt[self.index];
-        self.index += 1;
-        y ^= y >> 11;
-        y ^= (y << 7) & 0x9d2c_5680;
-        y ^= (y << 15) & 0xefc6_0000;
-        y ^ (y >> 18)
-    }
-
-    /// `randbytes(n)` for `n` a multiple of 4 (every call the generator makes): whole
-    /// words, each little-endian.
-    fn randbytes(&mut self, n: usize, out: &mut Vec<u8>) {
-        assert!(n.is_multiple_of(4));
-        for _ in 0..n / 4 {
-            out.extend(self.next_u32().to_le_bytes());
-        }
-    }
-}
-
-/// `write_random_small_bytes`: random bytes mapped to 0, 1 or `negative` (-1 as an i8,
-/// or as a one-byte LEB128 number), a megabyte per draw.
-fn small_bytes(rng: &mut PyRandom, count: usize, negative: u8, out: &mut Vec<u8>) {
-    const CHUNK: usize = 1 << 20;
-    let mut left = count;
-    while left > 0 {
-        let n = left.min(CHUNK);
-        let start = out.len();
-        rng.randbytes(n, out);
-        for b in &mut out[start..] {
-            *b = [0, 1, negative][*b as usize % 3];
-        }
-        left -= n;
-    }
-}
 
 fn header(structure: &str, out: &mut Vec<u8>) {
     out.extend(VERSION.to_le_bytes());
@@ -199,7 +112,7 @@ fn leb128(mut v: i32, out: &mut Vec<u8>) {
     }
 }
 
-fn leb128_block(values: impl Iterator<Item = i16>, out: &mut Vec<u8>) {
+pub fn leb128_block(values: impl Iterator<Item = i16>, out: &mut Vec<u8>) {
     let mut bytes = Vec::new();
     for v in values {
         leb128(v as i32, &mut bytes);
@@ -284,7 +197,7 @@ fn bucket(pos: &Position) -> usize {
 /// Playouts in which the kings walk about (a king move is taken half the times one is
 /// legal, and in every other game mostly one up the board), so that every pair of
 /// thirds, hence every stack, is visited; captures fill the hands.
-fn walking_king_positions(seed: u64, games: usize, plies: usize) -> Vec<Position> {
+pub fn walking_king_positions(seed: u64, games: usize, plies: usize) -> Vec<Position> {
     playouts(seed, games, plies, |pos, moves, g, rng| {
         let king = pos.king_square(pos.side_to_move());
         let king_moves: Vec<_> = moves
@@ -506,8 +419,8 @@ pub fn malformed_sfnn_cases() -> Vec<(&'static str, Vec<u8>, &'static str)> {
             "the header's hash is",
         ),
         (
-            "sfnn-hand-buckets.bin",
-            restring(&structure.replace("_8_8{", "_8_8_hand4{")),
+            "sfnn-common-shard.bin",
+            restring(&structure.replace("_8_8{", "_8_8_c0_s32x2{")),
             "an SFNN net",
         ),
         (

@@ -10,6 +10,14 @@ pub enum Features {
     HalfKPvm,
     /// HalfKP on nine planes, by the attack counts of each piece's square.
     HalfKPE9,
+    /// HalfKP with both kings among the pieces, each king on a plane of its own.
+    HalfKA1,
+    /// HalfKA1 with both kings on one plane.
+    HalfKA2,
+    /// HalfKA1 on a board folded at the centre file.
+    HalfKAhm1,
+    /// HalfKA2 on a board folded at the centre file.
+    HalfKAhm2,
 }
 
 /// A classic net shape: features and layer widths.
@@ -94,6 +102,34 @@ pub const HALFKPE9_256: Shape = Shape {
     h2: 32,
 };
 
+/// The HalfKA family in the shape players use, one per feature set.
+pub const HALFKA_256: [Shape; 4] = [
+    Shape {
+        features: Features::HalfKA1,
+        half: 256,
+        h1: 32,
+        h2: 32,
+    },
+    Shape {
+        features: Features::HalfKA2,
+        half: 256,
+        h1: 32,
+        h2: 32,
+    },
+    Shape {
+        features: Features::HalfKAhm1,
+        half: 256,
+        h1: 32,
+        h2: 32,
+    },
+    Shape {
+        features: Features::HalfKAhm2,
+        half: 256,
+        h1: 32,
+        h2: 32,
+    },
+];
+
 pub const VERSION: u32 = 0x7AF32F16;
 
 impl Shape {
@@ -105,6 +141,11 @@ impl Shape {
             Features::HalfKPvm => 45 * 1548,
             // Nine planes: 3 attack counts of the viewer's × 3 of the opponent's.
             Features::HalfKPE9 => 9 * 81 * 1548,
+            // Piece states with both kings: 1548 + 81 + 81, or + 81 with one king plane.
+            Features::HalfKA1 => 81 * 1710,
+            Features::HalfKA2 => 81 * 1629,
+            Features::HalfKAhm1 => 45 * 1710,
+            Features::HalfKAhm2 => 45 * 1629,
         }
     }
 
@@ -115,6 +156,12 @@ impl Shape {
             // HalfKPE9 has HalfKP's value in YaneuraOu (`half_kpe9.h`).
             Features::HalfKP | Features::HalfKPE9 => 0x5D69D5B8,
             Features::HalfKPvm => 0x0B6B1D9A,
+            // `kHashValue` of half_ka1.h, half_ka2.h, half_ka_hm1.h and half_ka_hm2.h,
+            // with their "friend" bit.
+            Features::HalfKA1 => 0x5F134CB8,
+            Features::HalfKA2 => 0x5F234CB8,
+            Features::HalfKAhm1 => 0x7F134CB8,
+            Features::HalfKAhm2 => 0x7F234CB8,
         }
     }
 
@@ -141,6 +188,10 @@ impl Shape {
             Features::HalfKP => "HalfKP(Friend)",
             Features::HalfKPvm => "HalfKP_vm(Friend)",
             Features::HalfKPE9 => "HalfKPE9(Friend)",
+            Features::HalfKA1 => "HalfKA1(Friend)",
+            Features::HalfKA2 => "HalfKA2(Friend)",
+            Features::HalfKAhm1 => "HalfKA_hm1(Friend)",
+            Features::HalfKAhm2 => "HalfKA_hm2(Friend)",
         };
         let n = 2 * self.half;
         format!(
@@ -234,4 +285,135 @@ pub fn write_layer(
             out.push(v as i8 as u8);
         }
     }
+}
+
+/// Python's `random.Random` (MT19937) far enough for `randbytes`: what YaneuraOu's
+/// `nnue_dummy_gen.py` draws its weights from.
+pub struct PyRandom {
+    mt: [u32; 624],
+    index: usize,
+}
+
+impl PyRandom {
+    /// `random.Random(seed)` for a seed below 2³² (`init_by_array` with one word).
+    pub fn new(seed: u32) -> PyRandom {
+        let mut mt = [0u32; 624];
+        mt[0] = 19_650_218;
+        for i in 1..624 {
+            mt[i] = 1_812_433_253u32
+                .wrapping_mul(mt[i - 1] ^ (mt[i - 1] >> 30))
+                .wrapping_add(i as u32);
+        }
+        let mut i = 1;
+        for _ in 0..624 {
+            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1_664_525))
+                .wrapping_add(seed);
+            i += 1;
+            if i >= 624 {
+                mt[0] = mt[623];
+                i = 1;
+            }
+        }
+        for _ in 0..623 {
+            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1_566_083_941))
+                .wrapping_sub(i as u32);
+            i += 1;
+            if i >= 624 {
+                mt[0] = mt[623];
+                i = 1;
+            }
+        }
+        mt[0] = 0x8000_0000;
+        PyRandom { mt, index: 624 }
+    }
+
+    fn next_u32(&mut self) -> u32 {
+        if self.index >= 624 {
+            for i in 0..624 {
+                let y = (self.mt[i] & 0x8000_0000) | (self.mt[(i + 1) % 624] & 0x7fff_ffff);
+                let mut v = self.mt[(i + 397) % 624] ^ (y >> 1);
+                if y & 1 != 0 {
+                    v ^= 0x9908_b0df;
+                }
+                self.mt[i] = v;
+            }
+            self.index = 0;
+        }
+        let mut y = self.mt[self.index];
+        self.index += 1;
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c_5680;
+        y ^= (y << 15) & 0xefc6_0000;
+        y ^ (y >> 18)
+    }
+
+    /// `randbytes(n)` for `n` a multiple of 4 (every call the generator makes): whole
+    /// words, each little-endian.
+    pub fn randbytes(&mut self, n: usize, out: &mut Vec<u8>) {
+        assert!(n.is_multiple_of(4));
+        for _ in 0..n / 4 {
+            out.extend(self.next_u32().to_le_bytes());
+        }
+    }
+}
+
+/// `write_random_small_bytes`: random bytes mapped to 0, 1 or `negative` (-1 as an i8,
+/// or as a one-byte LEB128 number), a megabyte per draw.
+pub fn small_bytes(rng: &mut PyRandom, count: usize, negative: u8, out: &mut Vec<u8>) {
+    const CHUNK: usize = 1 << 20;
+    let mut left = count;
+    while left > 0 {
+        let n = left.min(CHUNK);
+        let start = out.len();
+        rng.randbytes(n, out);
+        for b in &mut out[start..] {
+            *b = [0, 1, negative][*b as usize % 3];
+        }
+        left -= n;
+    }
+}
+
+/// The seed `nnue_dummy_gen.py` uses unless told otherwise.
+pub const DUMMY_SEED: u32 = 20_260_722;
+
+/// The classic net `nnue_dummy_gen.py <shape> nn.bin` writes (its default `random-small`
+/// mode and seed): the architecture string with YaneuraOu's sparse first layer, zero
+/// biases, i16 transformer weights and i8 layer weights of 0, 1 or -1 (one random byte
+/// each, modulo 3).
+pub fn dummy_classic_net(shape: Shape) -> Vec<u8> {
+    let mut rng = PyRandom::new(DUMMY_SEED);
+    let first = format!("[{}<-{}]", shape.h1, 2 * shape.half);
+    let structure = shape.structure().replace(
+        &format!("AffineTransform{first}"),
+        &format!("AffineTransformSparseInput{first}"),
+    );
+    let weights = shape.inputs() * shape.half;
+    let mut out = Vec::with_capacity(2 * weights + (1 << 20));
+    out.extend(VERSION.to_le_bytes());
+    out.extend(shape.hash().to_le_bytes());
+    out.extend((structure.len() as u32).to_le_bytes());
+    out.extend(structure.as_bytes());
+    out.extend(shape.transformer_hash().to_le_bytes());
+    out.resize(out.len() + 2 * shape.half, 0);
+    // One selector byte per weight, drawn as the generator draws them (its chunks of
+    // 2^19 values are whole words: the stream is the same).
+    let mut selectors = Vec::with_capacity(weights);
+    rng.randbytes(weights, &mut selectors);
+    for s in selectors {
+        out.extend(match s % 3 {
+            0 => [0, 0],
+            1 => [1, 0],
+            _ => [0xff, 0xff],
+        });
+    }
+    out.extend(shape.network_hash().to_le_bytes());
+    for (inputs, outputs) in [
+        (2 * shape.half, shape.h1),
+        (shape.h1, shape.h2),
+        (shape.h2, 1),
+    ] {
+        out.resize(out.len() + 4 * outputs, 0);
+        small_bytes(&mut rng, outputs * pad32(inputs), 0xff, &mut out);
+    }
+    out
 }

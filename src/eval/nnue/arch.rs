@@ -29,9 +29,13 @@ pub const EFFECT_LEVELS: usize = 3;
 pub const EFFECT_PLANES: usize = EFFECT_LEVELS * EFFECT_LEVELS;
 
 /// Piece states with the kings (YaneuraOu's `e_king`): the 1548 of [`PIECE_STATES`], then
-/// the viewer's king on each square. HalfKA_hm2 numbers the enemy king on that same
-/// plane, so a king square adds 81 states, not 162.
+/// the viewer's king on each square. HalfKA2 and HalfKA_hm2 number the enemy king on that
+/// same plane, so a king square adds 81 states, not 162.
 pub const STATES_WITH_KING: usize = PIECE_STATES + 81;
+
+/// Piece states with both kings apart (YaneuraOu's `fe_end2`): the enemy king's 81 squares
+/// follow the viewer's king's. HalfKA1 and HalfKA_hm1 number them so.
+pub const STATES_WITH_KINGS: usize = STATES_WITH_KING + 81;
 
 /// Input features of a net.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -45,8 +49,16 @@ pub enum FeatureSet {
     /// pieces on it alike (hands are not), so the king takes one of 5 × 9 squares.
     HalfKPvm,
     /// HalfKA_hm2(Friend): HalfKP_vm with both kings among the pieces (on one shared
-    /// plane of 81 squares): 5 × 9 king squares × 1629 states. The features of SFNN nets.
+    /// plane of 81 squares): 5 × 9 king squares × 1629 states. The features of
+    /// SFNN1536, read in classic nets too.
     HalfKAhm2,
+    /// HalfKA1(Friend): the own king's square × every piece, both kings included, each
+    /// king on a plane of its own (81 × 1710).
+    HalfKA1,
+    /// HalfKA2(Friend): HalfKA1 with both kings on one shared plane (81 × 1629).
+    HalfKA2,
+    /// HalfKA_hm1(Friend): HalfKA1 on HalfKP_vm's folded board (45 × 1710).
+    HalfKAhm1,
     /// HalfKPE9(Friend): HalfKP on nine planes, one for each pair of attack counts on the
     /// piece's square (how many of the viewer's pieces attack it, how many of the
     /// opponent's, each capped at two; hand pieces count none). A move changes the
@@ -62,6 +74,9 @@ impl FeatureSet {
             FeatureSet::KP => PIECE_STATES + 2 * Square::NUM,
             FeatureSet::HalfKPvm => MIRRORED_KING_SQUARES * PIECE_STATES,
             FeatureSet::HalfKAhm2 => MIRRORED_KING_SQUARES * STATES_WITH_KING,
+            FeatureSet::HalfKA1 => Square::NUM * STATES_WITH_KINGS,
+            FeatureSet::HalfKA2 => Square::NUM * STATES_WITH_KING,
+            FeatureSet::HalfKAhm1 => MIRRORED_KING_SQUARES * STATES_WITH_KINGS,
             FeatureSet::HalfKPE9 => EFFECT_PLANES * Square::NUM * PIECE_STATES,
         }
     }
@@ -75,7 +90,28 @@ impl FeatureSet {
     /// Whether both kings are features of their own (a king move changes a feature of
     /// the other side's accumulator too).
     pub const fn has_kings(self) -> bool {
-        matches!(self, FeatureSet::HalfKAhm2)
+        matches!(
+            self,
+            FeatureSet::HalfKA1
+                | FeatureSet::HalfKA2
+                | FeatureSet::HalfKAhm1
+                | FeatureSet::HalfKAhm2
+        )
+    }
+
+    /// Whether the enemy king shares the viewer's king's plane (the "2" of HalfKA2 and
+    /// HalfKA_hm2); the "1" sets keep it on a plane of its own.
+    pub const fn shares_king_plane(self) -> bool {
+        matches!(self, FeatureSet::HalfKA2 | FeatureSet::HalfKAhm2)
+    }
+
+    /// Whether the board is folded at the centre file for a viewer whose king stands on
+    /// files 6 to 9 (the "vm" and "hm" sets).
+    pub const fn mirrored(self) -> bool {
+        matches!(
+            self,
+            FeatureSet::HalfKPvm | FeatureSet::HalfKAhm1 | FeatureSet::HalfKAhm2
+        )
     }
 
     /// Whether a recount may start from the accumulator kept for the king's square
@@ -90,7 +126,8 @@ impl FeatureSet {
     /// start.
     pub const fn states(self) -> usize {
         match self {
-            FeatureSet::HalfKAhm2 => STATES_WITH_KING,
+            FeatureSet::HalfKA2 | FeatureSet::HalfKAhm2 => STATES_WITH_KING,
+            FeatureSet::HalfKA1 | FeatureSet::HalfKAhm1 => STATES_WITH_KINGS,
             _ => PIECE_STATES,
         }
     }
@@ -108,6 +145,11 @@ impl FeatureSet {
             }
             // Its own base value, with the same "friend king" flag.
             FeatureSet::HalfKPvm => 0x0B6B_1D9B ^ 1,
+            // The HalfKA family: "A" 0x..13.. for separate king planes, 0x..23.. for
+            // one shared plane; 0x5F.. on the whole board, 0x7F.. folded.
+            FeatureSet::HalfKA1 => 0x5F13_4CB9 ^ 1,
+            FeatureSet::HalfKA2 => 0x5F23_4CB9 ^ 1,
+            FeatureSet::HalfKAhm1 => 0x7F13_4CB9 ^ 1,
             FeatureSet::HalfKAhm2 => 0x7F23_4CB9 ^ 1,
             // YaneuraOu gives HalfKPE9 HalfKP's base value: only the architecture string
             // and the file's size tell the two apart.
@@ -115,18 +157,21 @@ impl FeatureSet {
         }
     }
 
-    /// The feature set of a classic net whose architecture-string name is `name`
-    /// (HalfKA_hm2 is read in SFNN nets only: no classic HalfKA_hm2 net has been checked
-    /// against YaneuraOu).
+    /// Every feature set read.
+    pub const ALL: [FeatureSet; 8] = [
+        FeatureSet::HalfKP,
+        FeatureSet::KP,
+        FeatureSet::HalfKPvm,
+        FeatureSet::HalfKAhm2,
+        FeatureSet::HalfKA1,
+        FeatureSet::HalfKA2,
+        FeatureSet::HalfKAhm1,
+        FeatureSet::HalfKPE9,
+    ];
+
+    /// The feature set of a classic net whose architecture-string name is `name`.
     pub fn from_name(name: &str) -> Option<FeatureSet> {
-        [
-            FeatureSet::HalfKP,
-            FeatureSet::KP,
-            FeatureSet::HalfKPvm,
-            FeatureSet::HalfKPE9,
-        ]
-        .into_iter()
-        .find(|f| f.name() == name)
+        FeatureSet::ALL.into_iter().find(|f| f.name() == name)
     }
 
     /// The name in the architecture string.
@@ -136,6 +181,9 @@ impl FeatureSet {
             FeatureSet::KP => "K+P",
             FeatureSet::HalfKPvm => "HalfKP_vm(Friend)",
             FeatureSet::HalfKAhm2 => "HalfKA_hm2(Friend)",
+            FeatureSet::HalfKA1 => "HalfKA1(Friend)",
+            FeatureSet::HalfKA2 => "HalfKA2(Friend)",
+            FeatureSet::HalfKAhm1 => "HalfKA_hm1(Friend)",
             FeatureSet::HalfKPE9 => "HalfKPE9(Friend)",
         }
     }
@@ -148,37 +196,221 @@ impl FeatureSet {
             // YaneuraOu's name for the shape (`halfkpvm_256x2-32-32`).
             FeatureSet::HalfKPvm => "halfkpvm",
             FeatureSet::HalfKAhm2 => "halfkahm2",
+            FeatureSet::HalfKA1 => "halfka1",
+            FeatureSet::HalfKA2 => "halfka2",
+            FeatureSet::HalfKAhm1 => "halfkahm1",
             FeatureSet::HalfKPE9 => "halfkpe9",
         }
     }
 }
 
-/// How an SFNN net chooses one of its layer stacks for a position (YaneuraOu's
-/// `stack_index_for_nnue`).
+/// SFNN layer stacks chosen by the pieces in hand (YaneuraOu's `handN` suffixes): each
+/// side's hand gives a small number, the side to move's first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Buckets {
-    /// One stack for every position.
-    One,
-    /// `k3k3`: nine stacks, by the thirds of the board (counted from each side's own
-    /// back rank) that the side to move's king and the other king stand in.
-    K3K3,
+pub enum HandBuckets {
+    None,
+    /// `hand4`: whether the hand holds a bishop (2 per side).
+    Hand4,
+    /// `hand16`: a pawn, a bishop (4 per side).
+    Hand16,
+    /// `hand64`: any pawn, lance or knight; any silver, gold or rook; a bishop (8).
+    Hand64,
+    /// `hand64z`: the hand's points (pawn 1, lance and knight 2, silver and gold 3,
+    /// bishop and rook 5) in eight zones, `min((points + 3) / 4, 7)`.
+    Hand64z,
+    /// `hand256`: any pawn, lance or knight; silver or gold; bishop; rook (16).
+    Hand256,
+    /// `hand1024`: pawn; lance or knight; silver or gold; bishop; rook (32).
+    Hand1024,
 }
 
-impl Buckets {
-    /// Layer stacks in a file.
-    pub const fn count(self) -> usize {
+impl HandBuckets {
+    /// The suffixes of YaneuraOu's generator, in the order of the variants.
+    const NAMES: [(HandBuckets, &'static str); 7] = [
+        (HandBuckets::None, ""),
+        (HandBuckets::Hand4, "hand4"),
+        (HandBuckets::Hand16, "hand16"),
+        (HandBuckets::Hand64, "hand64"),
+        (HandBuckets::Hand64z, "hand64z"),
+        (HandBuckets::Hand256, "hand256"),
+        (HandBuckets::Hand1024, "hand1024"),
+    ];
+
+    /// Buckets of one side's hand.
+    pub const fn per_side(self) -> usize {
         match self {
-            Buckets::One => 1,
-            Buckets::K3K3 => 9,
+            HandBuckets::None => 1,
+            HandBuckets::Hand4 => 2,
+            HandBuckets::Hand16 => 4,
+            HandBuckets::Hand64 | HandBuckets::Hand64z => 8,
+            HandBuckets::Hand256 => 16,
+            HandBuckets::Hand1024 => 32,
         }
     }
 
-    /// The suffix of the shape's name (`_k3k3`), empty for one stack.
-    pub const fn suffix(self) -> &'static str {
+    fn name(self) -> &'static str {
+        HandBuckets::NAMES[self as usize].1
+    }
+}
+
+/// SFNN layer stacks chosen by where the kings stand (YaneuraOu's `kNkN` suffixes): each
+/// king's square, seen from its own side, falls in one of a few zones; the side to
+/// move's king's zone first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KingBuckets {
+    None,
+    /// `k3k3`: the third of the board (ranks 1-3, 4-6, 7-9 from the king's own side).
+    K3K3,
+    /// `k9k9`: the rank.
+    K9K9,
+    /// `k9k9z`: ranks 1-3, 4-6, 7, then each of ranks 8 and 9 in three groups of files.
+    K9K9Z,
+    /// `k13k13z`: ranks 1 to 7 each, then each of ranks 8 and 9 in three groups of files.
+    K13K13Z,
+    /// `k21k21`: ranks 1-3, 4-6, 7, then every square of ranks 8 and 9.
+    K21K21,
+    /// `k29k29`: ranks 1-3, 4-6, then every square of ranks 7 to 9.
+    K29K29,
+}
+
+impl KingBuckets {
+    const NAMES: [(KingBuckets, &'static str); 7] = [
+        (KingBuckets::None, ""),
+        (KingBuckets::K3K3, "k3k3"),
+        (KingBuckets::K9K9, "k9k9"),
+        (KingBuckets::K9K9Z, "k9k9z"),
+        (KingBuckets::K13K13Z, "k13k13z"),
+        (KingBuckets::K21K21, "k21k21"),
+        (KingBuckets::K29K29, "k29k29"),
+    ];
+
+    /// The long names the generator also takes, and the short ones they stand for.
+    pub const LONG_NAMES: [(&'static str, &'static str); 8] = [
+        ("king3_by_king3", "k3k3"),
+        ("king9_by_king9", "k9k9"),
+        ("king9z_by_king9z", "k9k9z"),
+        ("king9zone_by_king9zone", "k9k9z"),
+        ("king13z_by_king13z", "k13k13z"),
+        ("king13zone_by_king13zone", "k13k13z"),
+        ("king21_by_king21", "k21k21"),
+        ("king29_by_king29", "k29k29"),
+    ];
+
+    /// Zones of one king.
+    pub const fn per_king(self) -> usize {
         match self {
-            Buckets::One => "",
-            Buckets::K3K3 => "_k3k3",
+            KingBuckets::None => 1,
+            KingBuckets::K3K3 => 3,
+            KingBuckets::K9K9 | KingBuckets::K9K9Z => 9,
+            KingBuckets::K13K13Z => 13,
+            KingBuckets::K21K21 => 21,
+            KingBuckets::K29K29 => 29,
         }
+    }
+
+    fn name(self) -> &'static str {
+        KingBuckets::NAMES[self as usize].1
+    }
+}
+
+/// Progress bucket counts YaneuraOu's generator accepts (`progressN`; 1: none).
+pub const PROGRESS_BUCKETS: [u8; 7] = [1, 2, 3, 4, 8, 16, 32];
+
+/// How an SFNN net chooses one of its layer stacks for a position (YaneuraOu's
+/// `stack_index_for_nnue`): by the hands, the kings' squares and the game's progress,
+/// each optional, combined in that order (`(hand · kings + king) · progress + p`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Buckets {
+    pub hand: HandBuckets,
+    pub king: KingBuckets,
+    /// Progress buckets: one of [`PROGRESS_BUCKETS`]. With more than one, the file holds
+    /// the progress parameters after the transformer.
+    pub progress: u8,
+}
+
+impl Buckets {
+    /// One stack for every position.
+    pub const ONE: Buckets = Buckets {
+        hand: HandBuckets::None,
+        king: KingBuckets::None,
+        progress: 1,
+    };
+
+    /// `k3k3`: nine stacks, by the thirds of the board (counted from each side's own
+    /// back rank) that the side to move's king and the other king stand in.
+    pub const K3K3: Buckets = Buckets {
+        hand: HandBuckets::None,
+        king: KingBuckets::K3K3,
+        progress: 1,
+    };
+
+    /// Hand buckets: both sides' hands.
+    pub const fn hand_count(self) -> usize {
+        let n = self.hand.per_side();
+        n * n
+    }
+
+    /// King buckets: both kings' zones.
+    pub const fn king_count(self) -> usize {
+        let n = self.king.per_king();
+        n * n
+    }
+
+    /// Layer stacks in a file.
+    pub const fn count(self) -> usize {
+        self.hand_count() * self.king_count() * self.progress as usize
+    }
+
+    /// Whether the file holds progress parameters.
+    pub const fn has_progress(self) -> bool {
+        self.progress > 1
+    }
+
+    /// The suffix of the shape's name (`_hand16_k3k3_progress8`), empty for one stack.
+    pub fn suffix(self) -> String {
+        let mut s = String::new();
+        for part in [self.hand.name(), self.king.name()] {
+            if !part.is_empty() {
+                s.push('_');
+                s.push_str(part);
+            }
+        }
+        if self.has_progress() {
+            s.push_str(&format!("_progress{}", self.progress));
+        }
+        s
+    }
+
+    /// The buckets the tokens of a shape's name after its sizes describe (lower case,
+    /// long king names already shortened), each kind at most once, in any order.
+    pub fn from_tokens<'a>(tokens: impl Iterator<Item = &'a str>) -> Option<Buckets> {
+        let mut b = Buckets::ONE;
+        let (mut hand, mut king, mut progress) = (false, false, false);
+        for token in tokens {
+            if let Some(&(h, _)) = HandBuckets::NAMES[1..].iter().find(|(_, n)| *n == token) {
+                if std::mem::replace(&mut hand, true) {
+                    return None;
+                }
+                b.hand = h;
+            } else if let Some(&(k, _)) = KingBuckets::NAMES[1..].iter().find(|(_, n)| *n == token)
+            {
+                if std::mem::replace(&mut king, true) {
+                    return None;
+                }
+                b.king = k;
+            } else {
+                let n: u8 = token.strip_prefix("progress")?.parse().ok()?;
+                // `progress1` is not a name the generator takes.
+                if n == 1
+                    || !PROGRESS_BUCKETS.contains(&n)
+                    || std::mem::replace(&mut progress, true)
+                {
+                    return None;
+                }
+                b.progress = n;
+            }
+        }
+        Some(b)
     }
 }
 
@@ -211,6 +443,13 @@ pub struct Architecture {
 /// Hash in the header of every SFNN net without progress buckets (YaneuraOu's
 /// `kSfnnBaseHashValue`; its SFNN hashes are fixed, not composed layer by layer).
 pub const SFNN_HASH: u32 = 0x3C20_3B32;
+/// Hash of the progress parameters' section (`"oPRO"`), before the section and xored
+/// into the header's hash of a net with progress buckets.
+pub const PROGRESS_HASH: u32 = 0x6F50_524F;
+/// Most layer stacks read: every bucket kind alone and the combinations YaneuraOu's
+/// documentation names (`hand64_k29k29`: 53,824; `hand256_k3k3_progress16`: 36,864)
+/// fit, while a file cannot ask for millions of small allocations.
+pub const MAX_STACKS: usize = 65_536;
 /// Hash before an SFNN net's feature transformer.
 pub const SFNN_TRANSFORMER_HASH: u32 = 0x5F13_4AB8;
 /// Hash before each of an SFNN net's layer stacks.
@@ -397,10 +636,22 @@ impl Architecture {
 
     /// Hash in the file header.
     pub const fn hash(&self) -> u32 {
-        if self.is_sfnn() {
-            return SFNN_HASH;
+        match self.layout {
+            Layout::Sfnn(b) if b.has_progress() => SFNN_HASH ^ PROGRESS_HASH,
+            Layout::Sfnn(_) => SFNN_HASH,
+            Layout::Classic => self.transformer_hash() ^ self.network_hash(),
         }
-        self.transformer_hash() ^ self.network_hash()
+    }
+
+    /// Bytes of an SFNN net's progress section (its hash, an i32 bias and an i32 weight
+    /// for each HalfKP feature); 0 without progress buckets.
+    pub const fn progress_size(&self) -> u64 {
+        match self.layout {
+            Layout::Sfnn(b) if b.has_progress() => {
+                (4 + 4 + 4 * FeatureSet::HalfKP.dimensions()) as u64
+            }
+            _ => 0,
+        }
     }
 
     /// The architecture string YaneuraOu writes in the header. Files from other tools
@@ -474,8 +725,9 @@ impl Architecture {
                 self.half
             ));
         }
-        // A HalfKPE9 transformer has nine times HalfKP's rows: its width is bounded so
-        // that no file is longer than the largest HalfKP net's.
+        // A HalfKPE9 transformer has nine times HalfKP's rows, a HalfKA1 one 10 % more:
+        // their widths are bounded so that no file is longer than the largest HalfKP
+        // net's.
         let rows = self.half * self.features.dimensions();
         let most = Architecture::LARGEST.half * Architecture::LARGEST.features.dimensions();
         if rows > most {
@@ -521,11 +773,28 @@ impl Architecture {
                 self.hidden2
             ));
         }
+        let rows = self.half * self.features.dimensions();
+        let most = Architecture::LARGEST.half * Architecture::LARGEST.features.dimensions();
+        if rows > most {
+            return Err(format!(
+                "a feature transformer of {} per side (hayate reads {} nets up to {} rows \
+                 of weights)",
+                self.half,
+                self.features.short_name(),
+                most
+            ));
+        }
+        if self.stacks() > MAX_STACKS {
+            return Err(format!(
+                "{} layer stacks (hayate reads up to {MAX_STACKS})",
+                self.stacks()
+            ));
+        }
         Ok(())
     }
 
-    /// The largest shape read: no net file is longer than this one's (HalfKP has the
-    /// most features of the sets read).
+    /// The largest shape read: no net file is longer than this one's (the widths of sets
+    /// with more features than HalfKP are bounded by its rows, in `check_bounds`).
     pub const LARGEST: Architecture =
         Architecture::new(FeatureSet::HalfKP, MAX_HALF, MAX_HIDDEN, MAX_HIDDEN);
 }
@@ -534,8 +803,8 @@ impl Architecture {
 /// characters: the list of common shapes would not fit beside a path).
 pub fn supported_summary() -> String {
     format!(
-        "classic HalfKP, HalfKP_vm, HalfKPE9 and K+P nets up to \
-         {MAX_HALF}x2-{MAX_HIDDEN}-{MAX_HIDDEN} ({}, {}, ...), SFNN nets (HalfKA_hm2, k3k3)",
+        "classic HalfKP(_vm), HalfKPE9, HalfKA, K+P nets up to \
+         {MAX_HALF}x2-{MAX_HIDDEN}-{MAX_HIDDEN} ({}, {}, ...), SFNN nets of any buckets",
         COMMON[0].name(),
         COMMON[3].name(),
     )
@@ -555,13 +824,26 @@ mod tests {
         // The script's table of feature sets (`nnue_arch_gen.py`, "halfkpvm").
         assert_eq!(FeatureSet::HalfKPvm.hash(), 0x0B6B_1D9A);
         assert_eq!(FeatureSet::HalfKPvm.dimensions(), 5 * 9 * 1548);
+        // The same table's HalfKA family, with the dimensions it gives them.
+        for (set, hash, dimensions) in [
+            (FeatureSet::HalfKA1, 0x5F13_4CB8, 81 * 1710),
+            (FeatureSet::HalfKAhm1, 0x7F13_4CB8, 5 * 9 * 1710),
+            (FeatureSet::HalfKA2, 0x5F23_4CB8, 81 * 1629),
+            (FeatureSet::HalfKAhm2, 0x7F23_4CB8, 5 * 9 * 1629),
+        ] {
+            assert_eq!(
+                (set.hash(), set.dimensions()),
+                (hash, dimensions),
+                "{set:?}"
+            );
+        }
     }
 
     #[test]
     fn the_summary_names_the_shapes_players_use_most() {
         let summary = supported_summary();
         assert!(summary.contains("(halfkp_256x2-32-32, halfkp_768x2-16-64, ...)"));
-        assert!(summary.contains("SFNN nets (HalfKA_hm2, k3k3)"));
+        assert!(summary.contains("SFNN nets of any buckets"));
         assert!(summary.len() < 150, "{summary}");
     }
 

@@ -58,8 +58,11 @@ fn family(structure: &str) -> Option<&'static str> {
     [
         ("sfnn", "an SFNN net"),
         ("layerstack", "an SFNN net"),
-        ("halfka_hm", "a HalfKA_hm net"),
-        ("halfka", "a HalfKA net"),
+        (
+            "halfka_hm",
+            "a HalfKA_hm net of a layout hayate does not read",
+        ),
+        ("halfka", "a HalfKA net of a layout hayate does not read"),
         ("halfkpe9", "a HalfKPE9 net"),
         (
             "halfkp_vm",

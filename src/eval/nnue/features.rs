@@ -13,11 +13,13 @@
 //! the same on one of nine planes chosen by how many pieces of each side attack the
 //! piece's square (the halfkpe9 module); HalfKP_vm does
 //! the same on a board folded at the centre file ([`KingFrame`]); K+P takes the states
-//! as they are and adds both kings' squares. HalfKA_hm2 is HalfKP_vm with the kings as
-//! two more pieces: a king's state is 1548 + its square as the viewer sees it, whoever
-//! owns it (YaneuraOu numbers the enemy king 81 later, then folds it onto the same plane).
+//! as they are and adds both kings' squares. The HalfKA sets are HalfKP (HalfKA1,
+//! HalfKA2) and HalfKP_vm (HalfKA_hm1, HalfKA_hm2) with the kings as two more pieces:
+//! the viewer's king's state is 1548 + its square as the viewer sees it, the enemy
+//! king's 81 later (1629 + square) in the "1" sets; the "2" sets fold the enemy king
+//! onto the viewer's king's plane, so a king's state is 1548 + square whoever owns it.
 
-use super::arch::{FeatureSet, PIECE_STATES, STATES_WITH_KING};
+use super::arch::{FeatureSet, PIECE_STATES, STATES_WITH_KING, STATES_WITH_KINGS};
 use crate::position::Position;
 use crate::types::{Color, Move, Piece, PieceKind, Square};
 use arrayvec::ArrayVec;
@@ -25,7 +27,7 @@ use arrayvec::ArrayVec;
 /// Non-king pieces in a full set (YaneuraOu's `PIECE_NUMBER_KING`).
 pub const NON_KING_PIECES: usize = 38;
 
-/// Most features one side has switched on (KP, HalfKA_hm2: 38 pieces and two kings).
+/// Most features one side has switched on (KP, the HalfKA sets: 38 pieces and two kings).
 pub const MAX_ACTIVE: usize = NON_KING_PIECES + 2;
 
 /// A piece state from Black's and White's views.
@@ -48,7 +50,7 @@ const BOARD_FRIEND: [u16; 15] = [
     900,  // bishop
     1224, // rook
     738,  // gold
-    1548, // king: a state of HalfKA_hm2 only (YaneuraOu's `f_king`)
+    1548, // king: a state of the HalfKA sets only (YaneuraOu's `f_king`)
     738,  // promoted pawn
     738,  // promoted lance
     738,  // promoted knight
@@ -66,8 +68,9 @@ fn view(sq: Square, viewer: Color) -> usize {
     }
 }
 
-/// State of `piece` on `sq` from `viewer`'s side (a king's is a state of HalfKA_hm2
-/// alone, before [`KingFrame::feature`] folds the enemy king onto the friend king's plane).
+/// State of `piece` on `sq` from `viewer`'s side (a king's is a state of the HalfKA sets
+/// alone: 1548 + square for the viewer's, 1629 + square for the enemy's, which
+/// [`KingFrame::feature`] folds onto the viewer's king's plane for HalfKA2 and HalfKA_hm2).
 #[inline(always)]
 pub(super) fn board_state(piece: Piece, sq: Square, viewer: Color) -> u16 {
     let base = BOARD_FRIEND[piece.kind() as usize]
@@ -116,18 +119,14 @@ pub fn supports(pos: &Position) -> bool {
 /// First piece state on the board (the 90 hand slots come before).
 const FIRST_BOARD_STATE: u16 = 90;
 
-/// HalfKP_vm mirrors the board when the viewer's king is on this square (its view of
-/// square 6a, the first of file 6) or after: files 6 to 9.
+/// HalfKP_vm (and HalfKA_hm1, HalfKA_hm2) mirror the board when the viewer's king is on
+/// this square (its view of square 6a, the first of file 6) or after: files 6 to 9.
 const FIRST_MIRRORED_KING: usize = 5 * 9;
 
 /// The square across the centre file from `sq` (an index as `view` gives it).
 const fn mirror_square(sq: usize) -> usize {
     (8 - sq / 9) * 9 + sq % 9
 }
-
-/// Piece states with both kings' (YaneuraOu's `fe_end2`): the enemy king's 81 follow
-/// the friend king's.
-const STATES_WITH_KINGS: usize = STATES_WITH_KING + Square::NUM;
 
 /// Each piece state (the kings' too) with its square mirrored across the centre file;
 /// hand slots and state 0 unchanged.
@@ -148,40 +147,48 @@ static MIRRORED_STATE: [u16; STATES_WITH_KINGS] = {
     table
 };
 
-/// How a king-relative feature set (HalfKP, HalfKP_vm) numbers one side's piece states
-/// for the square of that side's own king: the first feature of that square, and whether
-/// the board is seen mirrored (HalfKP_vm with the king on files 6 to 9). For K+P, whose
-/// piece features ignore the king, the states are the features.
+/// How a king-relative feature set (HalfKP, HalfKP_vm, the HalfKA sets) numbers one
+/// side's piece states for the square of that side's own king: the first feature of that
+/// square, whether the board is seen mirrored (HalfKP_vm, HalfKA_hm1 and HalfKA_hm2 with
+/// the king on files 6 to 9), and from which state on a state is the enemy king's to be
+/// folded onto the viewer's king's plane (HalfKA2 and HalfKA_hm2; no state reaches it in
+/// the other sets). For K+P, whose piece features ignore the king, the states are the
+/// features.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct KingFrame {
     offset: u32,
     mirrored: bool,
+    fold_from: u16,
 }
 
-/// The enemy king's first state before HalfKA_hm2 folds it onto the friend king's
-/// plane (YaneuraOu's `e_king`).
+/// The enemy king's first state (YaneuraOu's `e_king`), which HalfKA2 and HalfKA_hm2
+/// fold onto the friend king's plane.
 const ENEMY_KING_STATE: u16 = STATES_WITH_KING as u16;
+
+/// A `fold_from` no state reaches: nothing is folded.
+const NO_FOLD: u16 = u16::MAX;
 
 impl KingFrame {
     #[inline(always)]
     pub(super) fn new(set: FeatureSet, viewer: Color, own_king: Square) -> KingFrame {
+        if set == FeatureSet::KP {
+            return KingFrame {
+                offset: 0,
+                mirrored: false,
+                fold_from: NO_FOLD,
+            };
+        }
         let k = view(own_king, viewer);
-        let (square, mirrored) = match set {
-            FeatureSet::KP => {
-                return KingFrame {
-                    offset: 0,
-                    mirrored: false,
-                }
-            }
-            FeatureSet::HalfKP | FeatureSet::HalfKPE9 => (k, false),
-            FeatureSet::HalfKPvm | FeatureSet::HalfKAhm2 if k >= FIRST_MIRRORED_KING => {
-                (mirror_square(k), true)
-            }
-            FeatureSet::HalfKPvm | FeatureSet::HalfKAhm2 => (k, false),
-        };
+        let mirrored = set.mirrored() && k >= FIRST_MIRRORED_KING;
+        let square = if mirrored { mirror_square(k) } else { k };
         KingFrame {
             offset: (set.states() * square) as u32,
             mirrored,
+            fold_from: if set.shares_king_plane() {
+                ENEMY_KING_STATE
+            } else {
+                NO_FOLD
+            },
         }
     }
 
@@ -194,8 +201,7 @@ impl KingFrame {
         } else {
             state
         };
-        // Only HalfKA_hm2 has king states: its enemy king shares the friend king's plane.
-        let state = if state >= ENEMY_KING_STATE {
+        let state = if state >= self.fold_from {
             state - Square::NUM as u16
         } else {
             state
@@ -247,7 +253,10 @@ pub fn active(pos: &Position, set: FeatureSet, viewer: Color) -> ArrayVec<u32, M
             let frame = KingFrame::new(set, viewer, own_king);
             out.extend(states.iter().map(|&s| frame.feature(s)));
         }
-        FeatureSet::HalfKAhm2 => {
+        FeatureSet::HalfKA1
+        | FeatureSet::HalfKA2
+        | FeatureSet::HalfKAhm1
+        | FeatureSet::HalfKAhm2 => {
             let frame = KingFrame::new(set, viewer, own_king);
             out.extend(states.iter().map(|&s| frame.feature(s)));
             for owner in Color::ALL {
@@ -341,7 +350,7 @@ impl Dirty {
     }
 
     /// Whether `viewer`'s features must be recounted rather than updated: its own king
-    /// moved, and HalfKP (HalfKP_vm, HalfKA_hm2) ties every feature to that king.
+    /// moved, and HalfKP (HalfKP_vm, the HalfKA sets) ties every feature to that king.
     #[inline(always)]
     pub fn needs_refresh(&self, set: FeatureSet, viewer: Color) -> bool {
         // A HalfKPE9 move also changes the features of the pieces whose attack counts it
@@ -418,8 +427,9 @@ mod tests {
         features
     }
 
-    /// HalfKP_vm (and HalfKA_hm2) see a side whose king is off the centre file the same
-    /// as the mirror image of its position; HalfKP tells the two apart.
+    /// HalfKP_vm (and HalfKA_hm1, HalfKA_hm2) see a side whose king is off the centre file
+    /// the same as the mirror image of its position; HalfKP (HalfKA1, HalfKA2) tells the
+    /// two apart.
     #[test]
     fn halfkp_vm_features_are_those_of_the_mirror_image() {
         for sfen in [
@@ -446,17 +456,56 @@ mod tests {
                     .max()
                     .unwrap();
                 assert!((max as usize) < FeatureSet::HalfKPvm.dimensions());
-                // HalfKA_hm2 folds the same way, with the two kings as features too.
-                let hm2 = active(&pos, FeatureSet::HalfKAhm2, viewer);
-                assert_eq!(hm2.len(), MAX_ACTIVE);
-                assert_eq!(
-                    sorted(hm2.clone()),
-                    sorted(active(&mirror, FeatureSet::HalfKAhm2, viewer)),
-                );
-                assert!(hm2
-                    .iter()
-                    .all(|&f| (f as usize) < FeatureSet::HalfKAhm2.dimensions()));
+                // HalfKA_hm1 and HalfKA_hm2 fold the same way, with the two kings as
+                // features too; HalfKA1 and HalfKA2 do not fold.
+                for set in [FeatureSet::HalfKAhm1, FeatureSet::HalfKAhm2] {
+                    let hm = active(&pos, set, viewer);
+                    assert_eq!(hm.len(), MAX_ACTIVE);
+                    assert_eq!(sorted(hm.clone()), sorted(active(&mirror, set, viewer)));
+                    assert!(hm.iter().all(|&f| (f as usize) < set.dimensions()));
+                }
+                for set in [FeatureSet::HalfKA1, FeatureSet::HalfKA2] {
+                    let ka = active(&pos, set, viewer);
+                    assert_ne!(sorted(ka.clone()), sorted(active(&mirror, set, viewer)));
+                    assert!(ka.iter().all(|&f| (f as usize) < set.dimensions()));
+                }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod halfka_tests {
+    use super::*;
+
+    /// The kings' features in each HalfKA set, by YaneuraOu's numbering: the viewer's
+    /// king at 1548 + square, the enemy's at 1629 + square ("1" sets) or on the viewer's
+    /// king's plane ("2" sets), from the viewer's own king's square (folded for "hm").
+    #[test]
+    fn kings_are_numbered_as_yaneuraou_numbers_them() {
+        // Black's king on 5i (index 4 * 9 + 8 = 44), White's on 6a (index 45): seen from
+        // White, its own king is on 80 - 45 = 35 and Black's on 80 - 44 = 36.
+        let pos: Position = "lnskggsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+            .parse()
+            .unwrap();
+        let kings = |set: FeatureSet, viewer: Color| {
+            let a = active(&pos, set, viewer);
+            [a[NON_KING_PIECES], a[NON_KING_PIECES + 1]]
+        };
+        for (set, states, enemy_plane) in [
+            (FeatureSet::HalfKA1, 1710, 1629),
+            (FeatureSet::HalfKA2, 1629, 1548),
+        ] {
+            // Black's view: own king 44, White's king 45.
+            assert_eq!(
+                kings(set, Color::Black),
+                [44 * states + 1548 + 44, 44 * states + enemy_plane + 45]
+            );
+            // White's view: own king 35, Black's king 36; White's own first.
+            assert_eq!(
+                kings(set, Color::White),
+                [35 * states + enemy_plane + 36, 35 * states + 1548 + 35]
+            );
         }
     }
 }

@@ -96,6 +96,8 @@ fn inner_hashes(
             for _block in 0..2 {
                 at += magic + 4 + u64::from(u32_at(r, at + magic)?);
             }
+            // The progress parameters, when the net has progress buckets.
+            at += arch.progress_size();
             for _stack in 0..arch.stacks() {
                 stacks.push(u32_at(r, at)?);
                 at += 4 + arch.stack_size();

@@ -2,7 +2,10 @@
 //! the two accumulators to the evaluation, for classic and SFNN nets.
 
 use super::aligned::{Aligned, Plain};
-use super::arch::{padded, Architecture, Buckets, FeatureSet, Layout, MAX_HIDDEN, VERSION};
+use super::arch::{
+    padded, Architecture, FeatureSet, HandBuckets, KingBuckets, Layout, MAX_HIDDEN, PROGRESS_HASH,
+    VERSION,
+};
 use super::effects::Effects;
 use super::error::NnueError;
 use super::features;
@@ -10,7 +13,7 @@ use super::halfkpe9;
 use super::simd::{self, Kernels};
 use super::structure;
 use crate::position::Position;
-use crate::types::Color;
+use crate::types::{Color, Hand, PieceKind, Square};
 use std::io::Read;
 
 /// The bound YaneuraOu clamps a net's evaluation to (`VALUE_MAX_EVAL`: the mate value
@@ -25,9 +28,54 @@ pub const DEFAULT_FV_SCALE: i32 = 16;
 /// fixed-point scale, 64).
 const WEIGHT_SCALE_BITS: u32 = 6;
 
-/// Ranks of the board, and the ranks in each third of it (k3k3 buckets).
+/// Ranks and files of the board, and the ranks in each third of it (k3k3 buckets).
 const RANKS: usize = 9;
+const FILES: usize = 9;
 const THIRD: usize = 3;
+
+/// Progress values (0..255) an SFNN net's progress parameters give a position.
+const PROGRESS_VALUES: usize = 256;
+
+/// The progress parameters' fixed point: sums are logits times 2^16.
+const PROGRESS_ONE: f64 = 65_536.0;
+
+/// The logit thresholds between consecutive progress values: `round(ln(p / (1 - p)) ·
+/// 2^16)` for p = i / 256, i = 1..255, as YaneuraOu computes them (in doubles, with the
+/// C library's `log`, which Rust's `ln` calls too). A position's progress is the number
+/// of thresholds at or below its sum.
+fn progress_thresholds() -> &'static [i64; PROGRESS_VALUES - 1] {
+    static TABLE: std::sync::OnceLock<[i64; PROGRESS_VALUES - 1]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [0i64; PROGRESS_VALUES - 1];
+        for (i, v) in t.iter_mut().enumerate() {
+            let p = (i + 1) as f64 / PROGRESS_VALUES as f64;
+            *v = ((p / (1.0 - p)).ln() * PROGRESS_ONE).round() as i64;
+        }
+        t
+    })
+}
+
+/// An SFNN net's progress parameters: a bias and a weight per HalfKP feature, all in
+/// 16.16 fixed point; the sum over both sides' HalfKP features is a logit of how far the
+/// game has gone.
+#[derive(Clone)]
+struct Progress {
+    bias: i32,
+    weights: Aligned<i32>,
+}
+
+impl Progress {
+    /// The progress of `pos` (both kings on the board), 0 to 255.
+    fn value(&self, pos: &Position) -> usize {
+        let mut sum = self.bias as i64;
+        for viewer in [Color::Black, Color::White] {
+            for f in features::active(pos, FeatureSet::HalfKP, viewer) {
+                sum += self.weights[f as usize] as i64;
+            }
+        }
+        progress_thresholds().partition_point(|&t| t <= sum)
+    }
+}
 
 /// One affine layer: i32 biases and i8 weights, one row of `padded(inputs)` per output.
 #[derive(Clone)]
@@ -109,6 +157,8 @@ pub struct Network {
     transformer_weights: Aligned<i16>,
     /// One stack for a classic net; an SFNN net's, in the order of its buckets.
     stacks: Vec<Layers>,
+    /// An SFNN net's progress parameters, when it has progress buckets.
+    progress: Option<Progress>,
     kernels: Kernels,
     /// Bytes of the file read.
     file_len: u64,
@@ -369,6 +419,7 @@ impl Network {
             transformer_biases,
             transformer_weights,
             stacks: vec![layers],
+            progress: None,
             kernels: Kernels::detect(),
             file_len,
         };
@@ -390,6 +441,7 @@ impl Network {
         let fixed = header.len as u64
             + 4
             + 2 * (LEB128_MAGIC.len() as u64 + 4)
+            + arch.progress_size()
             + arch.stacks() as u64 * (4 + arch.stack_size());
         let (least, most) = (fixed + numbers, fixed + numbers * LEB128_MAX_BYTES as u64);
         if file_len < least || file_len > most {
@@ -415,6 +467,14 @@ impl Network {
         {
             *v = v.wrapping_mul(2);
         }
+        let progress = if arch.progress_size() > 0 {
+            check(r.u32()?, PROGRESS_HASH, "progress");
+            let bias = r.numbers(1, i32::from_le_bytes)?[0];
+            let weights = r.numbers(FeatureSet::HalfKP.dimensions(), i32::from_le_bytes)?;
+            Some(Progress { bias, weights })
+        } else {
+            None
+        };
         let mut stacks = Vec::with_capacity(arch.stacks());
         for _ in 0..arch.stacks() {
             check(r.u32()?, arch.network_hash(), "layer stack");
@@ -434,6 +494,7 @@ impl Network {
             transformer_biases,
             transformer_weights,
             stacks,
+            progress,
             kernels: Kernels::detect(),
             file_len,
         };
@@ -547,26 +608,32 @@ impl Network {
     }
 
     /// The layer stack that evaluates `pos` (both kings on the board): 0 for a classic
-    /// net; for an SFNN net's k3k3 buckets, three times the third of the board the side
-    /// to move's king stands in, plus the other king's third, each counted from its own
-    /// side's back rank (YaneuraOu's `king3_by_king3_bucket`).
+    /// net; for an SFNN net, its hand bucket, then its king bucket, then its progress
+    /// bucket, combined as YaneuraOu's `stack_index_for_nnue` combines them.
     #[inline]
     pub fn stack_of(&self, pos: &Position) -> usize {
-        match self.arch.layout {
-            Layout::Classic | Layout::Sfnn(Buckets::One) => 0,
-            Layout::Sfnn(Buckets::K3K3) => {
-                let us = pos.side_to_move();
-                // Ranks from the top of the board (rank a, White's back rank).
-                let rank = |c| pos.king_square(c).expect("both kings").index() % RANKS;
-                let (mut ours, mut theirs) = (rank(us), rank(!us));
-                if us == Color::Black {
-                    theirs = RANKS - 1 - theirs;
-                } else {
-                    ours = RANKS - 1 - ours;
-                }
-                (ours / THIRD) * 3 + theirs / THIRD
-            }
+        let Layout::Sfnn(b) = self.arch.layout else {
+            return 0;
+        };
+        let mut index = if b.hand == HandBuckets::None {
+            0
+        } else {
+            let us = pos.side_to_move();
+            hand_bucket(b.hand, pos.hand(us)) * b.hand.per_side()
+                + hand_bucket(b.hand, pos.hand(!us))
+        };
+        if b.king != KingBuckets::None {
+            let us = pos.side_to_move();
+            let n = b.king.per_king();
+            let zone = |c: Color| king_zone(b.king, pos.king_square(c).expect("both kings"), c);
+            index = index * n * n + zone(us) * n + zone(!us);
         }
+        if let Some(progress) = &self.progress {
+            let n = b.progress as usize;
+            let bucket = (progress.value(pos) * n / PROGRESS_VALUES).min(n - 1);
+            index = index * n + bucket;
+        }
+        index
     }
 
     /// The evaluation from the two accumulators, the side to move's first, through
@@ -696,5 +763,86 @@ fn hash_warning(
             "the {what} hash is {found:#010x}, not {want:#010x} as {} files have; loaded anyway",
             arch.name()
         ));
+    }
+}
+
+/// One side's hand bucket (YaneuraOu's `handN_single_bucket`).
+fn hand_bucket(kind: HandBuckets, hand: Hand) -> usize {
+    use PieceKind::{Bishop, Gold, Knight, Lance, Pawn, Rook, Silver};
+    let has = |kinds: &[PieceKind]| kinds.iter().any(|&k| hand.count(k) > 0) as usize;
+    match kind {
+        HandBuckets::None => 0,
+        HandBuckets::Hand4 => has(&[Bishop]),
+        HandBuckets::Hand16 => has(&[Pawn]) | (has(&[Bishop]) << 1),
+        HandBuckets::Hand64 => {
+            has(&[Pawn, Lance, Knight]) | (has(&[Gold, Silver, Rook]) << 1) | (has(&[Bishop]) << 2)
+        }
+        HandBuckets::Hand64z => {
+            let points = |kinds: &[PieceKind], each: u32| {
+                kinds.iter().map(|&k| hand.count(k)).sum::<u32>() * each
+            };
+            let total = points(&[Pawn], 1)
+                + points(&[Lance, Knight], 2)
+                + points(&[Silver, Gold], 3)
+                + points(&[Bishop, Rook], 5);
+            // Eight zones of four points, the first from one point on.
+            ((total as usize).div_ceil(HAND64Z_POINTS)).min(HAND64Z_ZONES - 1)
+        }
+        HandBuckets::Hand256 => {
+            has(&[Pawn, Lance, Knight])
+                | (has(&[Silver, Gold]) << 1)
+                | (has(&[Bishop]) << 2)
+                | (has(&[Rook]) << 3)
+        }
+        HandBuckets::Hand1024 => {
+            has(&[Pawn])
+                | (has(&[Lance, Knight]) << 1)
+                | (has(&[Silver, Gold]) << 2)
+                | (has(&[Bishop]) << 3)
+                | (has(&[Rook]) << 4)
+        }
+    }
+}
+
+/// `hand64z`: hand points per zone, and zones.
+const HAND64Z_POINTS: usize = 4;
+const HAND64Z_ZONES: usize = 8;
+
+/// The zone of `owner`'s king on `sq` for king buckets `kind` (YaneuraOu's
+/// `kingN_..._bucket`s), the square seen from the owner's side: rank 0 is the far end of
+/// the board, rank 8 the owner's back rank; file 0 is file 1 (for Black).
+fn king_zone(kind: KingBuckets, sq: Square, owner: Color) -> usize {
+    let index = match owner {
+        Color::Black => sq.index(),
+        Color::White => Square::NUM - 1 - sq.index(),
+    };
+    let (file, rank) = (index / RANKS, index % RANKS);
+    // The back two or three ranks split by file, in thirds or square by square.
+    let third_of_file = file / (FILES / THIRD);
+    match kind {
+        KingBuckets::None => 0,
+        KingBuckets::K3K3 => rank / THIRD,
+        KingBuckets::K9K9 => rank,
+        KingBuckets::K9K9Z => match rank {
+            0..=2 => 0,
+            3..=5 => 1,
+            6 => 2,
+            _ => 3 + (rank - 7) * THIRD + third_of_file,
+        },
+        KingBuckets::K13K13Z => match rank {
+            0..=6 => rank,
+            _ => 7 + (rank - 7) * THIRD + third_of_file,
+        },
+        KingBuckets::K21K21 => match rank {
+            0..=2 => 0,
+            3..=5 => 1,
+            6 => 2,
+            _ => 3 + (rank - 7) * FILES + file,
+        },
+        KingBuckets::K29K29 => match rank {
+            0..=2 => 0,
+            3..=5 => 1,
+            _ => 2 + (rank - 6) * FILES + file,
+        },
     }
 }

@@ -25,7 +25,7 @@
 //!
 //! [`identify`] puts the string and the header's hash together into the file's shape.
 
-use super::arch::{Architecture, Buckets, FeatureSet, COMMON};
+use super::arch::{Architecture, Buckets, FeatureSet, KingBuckets, COMMON};
 use super::error::NnueError;
 
 /// Largest number read from the string: far above any size a net has, small enough that
@@ -105,27 +105,28 @@ const SFNN_PREFIX: &str = "ModelType=SFNNWithoutPsqt;Features=";
 /// The network name of YaneuraOu's predefined SFNN1536 header.
 const SFNN1536_NETWORK: &str = "SFNN-1536";
 
-/// The shape an SFNN net's architecture string describes, if hayate reads it: HalfKA_hm2
-/// features, one stack or k3k3 buckets (not the hand or progress buckets, nor the
-/// common/shard split of YaneuraOu's other SFNN editions).
+/// The shape an SFNN net's architecture string describes, if hayate reads it: any
+/// feature set but HalfKPE9, one stack or any of the hand, king and progress buckets of
+/// YaneuraOu's generator (not its common/shard split of the first layer).
 pub fn parse_sfnn(s: &str) -> Option<Architecture> {
     let (features, network) = s.strip_prefix(SFNN_PREFIX)?.split_once(",Network=")?;
     let (name, sizes) = features.strip_suffix(']')?.split_once('[')?;
-    let set = FeatureSet::HalfKAhm2;
-    if name != set.name() {
-        return None;
-    }
+    let set = FeatureSet::from_name(name).filter(|&f| f != FeatureSet::HalfKPE9)?;
     let (dimensions, half) = sizes.split_once("->")?;
     let half = number(half.strip_suffix("x2")?)?;
     if number(dimensions)? != set.dimensions() {
         return None;
     }
     let (network, stacks) = network.strip_suffix('}')?.split_once("{LayerStack=")?;
-    let arch = if network == SFNN1536_NETWORK {
+    let arch = if network == SFNN1536_NETWORK && set == FeatureSet::HalfKAhm2 {
         Architecture::SFNN1536
     } else {
-        // `SFNN_halfkahm2_<FT>_<H1>_<H2>[_k3k3]`, in any case.
-        let lower = network.to_ascii_lowercase();
+        // `SFNN_<features>_<FT>_<H1>_<H2>[_<buckets>...]`, in any case; the king
+        // buckets' long names shortened as the generator does.
+        let mut lower = network.to_ascii_lowercase();
+        for (long, short) in KingBuckets::LONG_NAMES {
+            lower = lower.replace(long, short);
+        }
         let mut parts = lower.split('_');
         if parts.next()? != "sfnn" || parts.next()? != set.short_name() {
             return None;
@@ -133,12 +134,8 @@ pub fn parse_sfnn(s: &str) -> Option<Architecture> {
         let ft = number(parts.next()?)?;
         let h1 = number(parts.next()?)?;
         let h2 = number(parts.next()?)?;
-        let buckets = match parts.next() {
-            None => Buckets::One,
-            Some("k3k3") => Buckets::K3K3,
-            Some(_) => return None,
-        };
-        if parts.next().is_some() || ft != half {
+        let buckets = Buckets::from_tokens(parts)?;
+        if ft != half {
             return None;
         }
         Architecture::sfnn(set, ft, h1, h2, buckets)
@@ -233,19 +230,71 @@ mod tests {
         assert!(matches!(e, NnueError::Hash { .. }), "{e}");
         let other = "ModelType=SFNNWithoutPsqt;Features=HalfKA_hm2(Friend)[73305->1024x2],\
                      Network=SFNN_HALFKAHM2_1024_8_64{LayerStack=1}";
-        let a = Architecture::sfnn(FeatureSet::HalfKAhm2, 1024, 8, 64, Buckets::One);
+        let a = Architecture::sfnn(FeatureSet::HalfKAhm2, 1024, 8, 64, Buckets::ONE);
         assert_eq!(parse_sfnn(other), Some(a));
         assert_eq!(parse_sfnn(&a.structure()), Some(a));
-        // Buckets hayate does not read, stack counts that do not match, other features.
+        // Stack counts that are not the buckets', unknown or repeated bucket tokens, the
+        // common/shard split, a width that is not the features', HalfKPE9.
         for damaged in [
             s.replace("SFNN-1536", "SFNN_halfkahm2_1536_15_32_hand4_k3k3"),
             s.replace("=9}", "=8}"),
             s.replace("->1536x2", "->1024x2"),
             s.replace("HalfKA_hm2(Friend)[73305", "HalfKP(Friend)[125388"),
             other.replace("_64{", "_64_progress8{"),
+            other.replace("_64{LayerStack=1", "_64_progress5{LayerStack=5"),
+            other.replace("_64{LayerStack=1", "_64_progress1{LayerStack=1"),
+            other.replace("_64{LayerStack=1", "_64_hand4_hand4{LayerStack=16"),
+            other.replace("_64{LayerStack=1", "_64_k9k9_k3k3{LayerStack=729"),
+            other.replace("_64{LayerStack=1", "_64_c0_s512x2{LayerStack=1"),
+            other.replace("_64{LayerStack=1", "_64_ls9{LayerStack=9"),
+            other.replace("HalfKA_hm2(Friend)[73305", "HalfKPE9(Friend)[1128492"),
         ] {
             assert_eq!(parse_sfnn(&damaged), None, "{damaged}");
         }
+        // Every bucket kind of the generator, alone or combined, in any order, by its
+        // short or long name; other feature sets.
+        for (network, stacks, buckets) in [
+            ("K9K9_HAND16", 81 * 16, "_hand16_k9k9"),
+            ("KING9_BY_KING9", 81, "_k9k9"),
+            // 86,528 stacks with progress8: two progress buckets stay within the bound.
+            (
+                "HAND64Z_K13K13Z_PROGRESS2",
+                64 * 169 * 2,
+                "_hand64z_k13k13z_progress2",
+            ),
+            ("HAND1024_KING29_BY_KING29", 1024 * 841, ""),
+            (
+                "PROGRESS32_KING21_BY_KING21",
+                441 * 32,
+                "_k21k21_progress32",
+            ),
+            ("HAND256_K9K9Z", 256 * 81, "_hand256_k9k9z"),
+        ] {
+            let text = other.replace(
+                "_64{LayerStack=1",
+                &format!("_64_{network}{{LayerStack={stacks}"),
+            );
+            let a = parse_sfnn(&text).unwrap_or_else(|| panic!("{text}"));
+            assert_eq!(a.stacks(), stacks);
+            if buckets.is_empty() {
+                // 861,184 stacks: beyond what hayate reads.
+                let e = identify(0x3C20_3B32, &text).unwrap_err();
+                assert!(e.to_string().contains("layer stacks"), "{e}");
+            } else {
+                assert_eq!(a.name(), format!("SFNN_halfkahm2_1024_8_64{buckets}"));
+                let hash = 0x3C20_3B32
+                    ^ if buckets.contains("progress") {
+                        0x6F50_524F
+                    } else {
+                        0
+                    };
+                assert_eq!(identify(hash, &text).ok(), Some(a), "{text}");
+            }
+        }
+        let ka2 = "ModelType=SFNNWithoutPsqt;Features=HalfKA2(Friend)[131949->1024x2],\
+                   Network=SFNN_HALFKA2_1024_7_64_K3K3{LayerStack=9}";
+        let a = Architecture::sfnn(FeatureSet::HalfKA2, 1024, 7, 64, Buckets::K3K3);
+        assert_eq!(parse_sfnn(ka2), Some(a));
         // Shapes out of bounds: hidden1 neither 8n nor 8n - 1.
         let odd = other.replace("_8_64", "_9_64");
         let e = identify(0x3C20_3B32, &odd).unwrap_err();
