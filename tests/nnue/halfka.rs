@@ -9,8 +9,8 @@
 use super::sfnn::walking_king_positions;
 use super::writer::{self, dummy_classic_net, Features, Shape, HALFKA_256};
 use super::{
-    check_against_reference, engine_with_net, eval_value, ready, refresh_cache_equals_a_full_count,
-    walk_incrementally, TempDir, TestNet, STARTS,
+    assert_loads_and_evaluates, check_against_reference, engine_with_net,
+    refresh_cache_equals_a_full_count, walk_incrementally, TempDir, TestNet, STARTS,
 };
 use hayate::eval::nnue::{Kernels, Network};
 use hayate::{Color, Position};
@@ -224,25 +224,12 @@ fn halfka_nets_over_usi() {
     let path = tmp.write("halfkahm2.bin", &bytes);
     let mut e = engine_with_net(&path);
     e.send("setoption name FV_SCALE value 40");
-    let lines = ready(&mut e);
     let want = format!(
         "loaded {} (classic NNUE, {} bytes: ",
         name(shape),
         bytes.len()
     );
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("info string EvalFile: ") && l.contains(&want)),
-        "{lines:?}"
-    );
-    for (pos, values) in recorded().iter().step_by(10) {
-        assert_eq!(
-            eval_value(&mut e, &format!("sfen {pos}")),
-            values[4 * index + 3],
-            "{pos}"
-        );
-    }
+    assert_loads_and_evaluates(&mut e, &want, &recorded(), 4 * index + 3);
     e.quit();
 }
 

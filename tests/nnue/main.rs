@@ -591,6 +591,30 @@ fn eval_value(e: &mut EngineProcess, position: &str) -> i32 {
     line.rsplit(' ').next().unwrap().parse().unwrap()
 }
 
+/// After `isready`: one `info string EvalFile: ` line contains `loaded`, and every tenth
+/// of the `recorded` positions evaluates to its value in `column`.
+fn assert_loads_and_evaluates(
+    e: &mut EngineProcess,
+    loaded: &str,
+    recorded: &[(Position, Vec<i32>)],
+    column: usize,
+) {
+    let lines = ready(e);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string EvalFile: ") && l.contains(loaded)),
+        "{lines:?}"
+    );
+    for (pos, values) in recorded.iter().step_by(10) {
+        assert_eq!(
+            eval_value(e, &format!("sfen {pos}")),
+            values[column],
+            "{pos}"
+        );
+    }
+}
+
 fn expect_bestmove(e: &mut EngineProcess) -> String {
     let (line, _) = e.expect_line(|l| l.starts_with("bestmove"), "bestmove");
     line.split_whitespace().nth(1).unwrap().to_string()

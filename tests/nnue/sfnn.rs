@@ -122,6 +122,25 @@ pub fn leb128_block(values: impl Iterator<Item = i16>, out: &mut Vec<u8>) {
     out.extend(bytes);
 }
 
+/// A transformer's `half` biases and `half × features` weights, LEB128-compressed, wide:
+/// mostly small weights, some of ±200, and one in 4,096 anywhere in 16 bits (so that the
+/// doubled sums wrap and the numbers take three LEB128 bytes).
+pub fn wide_transformer(rng: &mut Rng, half: usize, features: usize, out: &mut Vec<u8>) {
+    let biases: Vec<i16> = (0..half).map(|_| rng.range(-20, 120) as i16).collect();
+    leb128_block(biases.into_iter(), out);
+    let weights = (0..half * features).map(|_| {
+        let r = rng.next();
+        if r.is_multiple_of(4096) {
+            (r >> 16) as i16
+        } else if r.is_multiple_of(61) {
+            ((r >> 20) % 401) as i16 - 200
+        } else {
+            ((r >> 20) % 13) as i16 - 6
+        }
+    });
+    leb128_block(weights, out);
+}
+
 /// An SFNN1536 net with wide random weights: transformer sums spread across both ends
 /// of the products' clamp (a few huge weights make the doubled 16-bit sums wrap, and
 /// take three LEB128 bytes), first-layer outputs across the whole of SqrClippedReLU and
@@ -134,21 +153,7 @@ fn wide_net_of(shape: SfnnShape, seed: u64) -> Vec<u8> {
     let mut rng = Rng(seed | 1);
     let mut out = Vec::with_capacity(shape.half * FEATURES * 11 / 10);
     header(&shape.structure(), &mut out);
-    let biases: Vec<i16> = (0..shape.half)
-        .map(|_| rng.range(-20, 120) as i16)
-        .collect();
-    leb128_block(biases.into_iter(), &mut out);
-    let weights = (0..shape.half * FEATURES).map(|_| {
-        let r = rng.next();
-        if r.is_multiple_of(4096) {
-            (r >> 16) as i16
-        } else if r.is_multiple_of(61) {
-            ((r >> 20) % 401) as i16 - 200
-        } else {
-            ((r >> 20) % 13) as i16 - 6
-        }
-    });
-    leb128_block(weights, &mut out);
+    wide_transformer(&mut rng, shape.half, FEATURES, &mut out);
     for _ in 0..shape.stacks {
         out.extend(NETWORK_HASH.to_le_bytes());
         for (inputs, outputs, w, lo, hi) in [

@@ -6,9 +6,9 @@
 //! (tests/data/nnue-yaneuraou-sfnn-buckets.tsv); incremental accumulators against full
 //! counts; and a net over USI.
 
-use super::sfnn::{leb128_block, walking_king_positions};
+use super::sfnn::{walking_king_positions, wide_transformer};
 use super::writer::{pad32, small_bytes, write_layer, PyRandom, Rng, DUMMY_SEED};
-use super::{engine_with_net, eval_value, ready, walk_incrementally, TempDir, STARTS};
+use super::{assert_loads_and_evaluates, engine_with_net, walk_incrementally, TempDir, STARTS};
 use hayate::eval::nnue::arch::{Layout, PROGRESS_HASH, SFNN_HASH};
 use hayate::eval::nnue::{Kernels, Network};
 use hayate::Position;
@@ -162,19 +162,7 @@ impl Shape {
         let mut rng = Rng(seed | 1);
         let mut out = Vec::with_capacity(HALF * FEATURES * 11 / 10 + self.stacks * 2048);
         self.header(&mut out);
-        let biases: Vec<i16> = (0..HALF).map(|_| rng.range(-20, 120) as i16).collect();
-        leb128_block(biases.into_iter(), &mut out);
-        let weights = (0..HALF * FEATURES).map(|_| {
-            let r = rng.next();
-            if r.is_multiple_of(4096) {
-                (r >> 16) as i16
-            } else if r.is_multiple_of(61) {
-                ((r >> 20) % 401) as i16 - 200
-            } else {
-                ((r >> 20) % 13) as i16 - 6
-            }
-        });
-        leb128_block(weights, &mut out);
+        wide_transformer(&mut rng, HALF, FEATURES, &mut out);
         if self.progress {
             out.extend(PROGRESS_HASH.to_le_bytes());
             out.extend((rng.range(-60_000, 60_000) as i32).to_le_bytes());
@@ -416,21 +404,8 @@ fn sfnn_bucket_nets_over_usi() {
     let bytes = shape.wide_net(WIDE_SEED + index as u64);
     let path = tmp.write("buckets.bin", &bytes);
     let mut e = engine_with_net(&path);
-    let lines = ready(&mut e);
     let want = format!("loaded {} (SFNN, {} bytes: ", shape.name, bytes.len());
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("info string EvalFile: ") && l.contains(&want)),
-        "{lines:?}"
-    );
-    for (pos, values) in recorded().iter().step_by(10) {
-        assert_eq!(
-            eval_value(&mut e, &format!("sfen {pos}")),
-            values[4 * index + 2],
-            "{pos}"
-        );
-    }
+    assert_loads_and_evaluates(&mut e, &want, &recorded(), 4 * index + 2);
     e.quit();
 }
 
