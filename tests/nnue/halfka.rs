@@ -9,7 +9,7 @@
 use super::sfnn::walking_king_positions;
 use super::writer::{self, dummy_classic_net, Features, Shape, HALFKA_256};
 use super::{
-    assert_loads_and_evaluates, check_against_reference, engine_with_net,
+    assert_loads_and_evaluates, check_against_reference, engine_with_net, recorded_values,
     refresh_cache_equals_a_full_count, walk_incrementally, TempDir, TestNet, STARTS,
 };
 use hayate::eval::nnue::{Kernels, Network};
@@ -48,20 +48,7 @@ fn load(bytes: &[u8], shape: Shape) -> Network {
 
 /// The recorded rows: position, then the [`COLUMNS`] values.
 fn recorded() -> Vec<(Position, Vec<i32>)> {
-    include_str!("../data/nnue-yaneuraou-halfka.tsv")
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .map(|line| {
-            let fields: Vec<&str> = line.split('\t').collect();
-            assert_eq!(fields.len(), 1 + COLUMNS, "{line}");
-            let pos: Position = fields[0].parse().expect("a recorded SFEN");
-            let values = fields[1..]
-                .iter()
-                .map(|v| v.parse().expect("a recorded value"))
-                .collect();
-            (pos, values)
-        })
-        .collect()
+    recorded_values(include_str!("../data/nnue-yaneuraou-halfka.tsv"), COLUMNS)
 }
 
 /// Checks `net` against the recorded column `first` and the next, at `scales`; returns

@@ -591,6 +591,24 @@ fn eval_value(e: &mut EngineProcess, position: &str) -> i32 {
     line.rsplit(' ').next().unwrap().parse().unwrap()
 }
 
+/// The rows of a record of YaneuraOu's values (`tests/data/*.tsv`): a position, then
+/// `columns` values; `#` lines are comments.
+fn recorded_values(tsv: &str, columns: usize) -> Vec<(Position, Vec<i32>)> {
+    tsv.lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|line| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            assert_eq!(fields.len(), 1 + columns, "{line}");
+            let pos: Position = fields[0].parse().expect("a recorded SFEN");
+            let values = fields[1..]
+                .iter()
+                .map(|v| v.parse().expect("a recorded value"))
+                .collect();
+            (pos, values)
+        })
+        .collect()
+}
+
 /// After `isready`: one `info string EvalFile: ` line contains `loaded`, and every tenth
 /// of the `recorded` positions evaluates to its value in `column`.
 fn assert_loads_and_evaluates(

@@ -8,7 +8,10 @@
 
 use super::sfnn::{walking_king_positions, wide_transformer};
 use super::writer::{pad32, small_bytes, write_layer, PyRandom, Rng, DUMMY_SEED};
-use super::{assert_loads_and_evaluates, engine_with_net, walk_incrementally, TempDir, STARTS};
+use super::{
+    assert_loads_and_evaluates, engine_with_net, recorded_values, walk_incrementally, TempDir,
+    STARTS,
+};
 use hayate::eval::nnue::arch::{Layout, PROGRESS_HASH, SFNN_HASH};
 use hayate::eval::nnue::{Kernels, Network};
 use hayate::Position;
@@ -200,20 +203,10 @@ const WIDE_SCALES: [i32; 2] = [16, 40];
 /// The recorded rows: position, then for each shape the dummy net's values at
 /// [`DUMMY_SCALES`] and the wide net's at [`WIDE_SCALES`].
 fn recorded() -> Vec<(Position, Vec<i32>)> {
-    include_str!("../data/nnue-yaneuraou-sfnn-buckets.tsv")
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .map(|line| {
-            let fields: Vec<&str> = line.split('\t').collect();
-            assert_eq!(fields.len(), 1 + 4 * SHAPES.len(), "{line}");
-            let pos: Position = fields[0].parse().expect("a recorded SFEN");
-            let values = fields[1..]
-                .iter()
-                .map(|v| v.parse().expect("a recorded value"))
-                .collect();
-            (pos, values)
-        })
-        .collect()
+    recorded_values(
+        include_str!("../data/nnue-yaneuraou-sfnn-buckets.tsv"),
+        4 * SHAPES.len(),
+    )
 }
 
 /// Checks `net` against the recorded columns `first` and `first + 1`, at `scales`;
