@@ -82,12 +82,7 @@ pub fn dummy_net() -> Vec<u8> {
     let mut rng = PyRandom::new(DUMMY_SEED);
     let mut out = Vec::with_capacity(HALF * FEATURES + (1 << 20));
     header(STRUCTURE, &mut out);
-    out.extend(LEB128_MAGIC);
-    out.extend((HALF as u32).to_le_bytes());
-    out.resize(out.len() + HALF, 0);
-    out.extend(LEB128_MAGIC);
-    out.extend(((HALF * FEATURES) as u32).to_le_bytes());
-    small_bytes(&mut rng, HALF * FEATURES, 0x7f, &mut out);
+    dummy_transformer(&mut rng, HALF, FEATURES, &mut out);
     for _ in 0..STACKS {
         out.extend(NETWORK_HASH.to_le_bytes());
         for (inputs, outputs) in [(HALF, H1 + 1), (2 * H1, H2), (H2, 1)] {
@@ -120,6 +115,17 @@ pub fn leb128_block(values: impl Iterator<Item = i16>, out: &mut Vec<u8>) {
     out.extend(LEB128_MAGIC);
     out.extend((bytes.len() as u32).to_le_bytes());
     out.extend(bytes);
+}
+
+/// The transformer `nnue_dummy_gen.py` writes: `half` zero biases and `half × features`
+/// weights of 0 and ±1, each one LEB128 byte.
+pub fn dummy_transformer(rng: &mut PyRandom, half: usize, features: usize, out: &mut Vec<u8>) {
+    out.extend(LEB128_MAGIC);
+    out.extend((half as u32).to_le_bytes());
+    out.resize(out.len() + half, 0);
+    out.extend(LEB128_MAGIC);
+    out.extend(((half * features) as u32).to_le_bytes());
+    small_bytes(rng, half * features, 0x7f, out);
 }
 
 /// A transformer's `half` biases and `half × features` weights, LEB128-compressed, wide:

@@ -6,7 +6,7 @@
 //! (tests/data/nnue-yaneuraou-sfnn-buckets.tsv); incremental accumulators against full
 //! counts; and a net over USI.
 
-use super::sfnn::{walking_king_positions, wide_transformer};
+use super::sfnn::{dummy_transformer, walking_king_positions, wide_transformer};
 use super::writer::{pad32, small_bytes, write_layer, PyRandom, Rng, DUMMY_SEED};
 use super::{
     assert_loads_and_evaluates, engine_with_net, recorded_values, walk_incrementally, TempDir,
@@ -21,7 +21,6 @@ use std::path::PathBuf;
 const VERSION: u32 = 0x7AF3_2F16;
 const TRANSFORMER_HASH: u32 = 0x5F13_4AB8;
 const NETWORK_HASH: u32 = 0x6333_718A;
-const LEB128_MAGIC: &[u8] = b"COMPRESSED_LEB128";
 /// HalfKA2's features: 81 king squares × 1629 piece states.
 const FEATURES: usize = 81 * 1629;
 /// The progress parameters' weights: one per HalfKP feature.
@@ -133,12 +132,7 @@ impl Shape {
         let mut rng = PyRandom::new(DUMMY_SEED);
         let mut out = Vec::with_capacity(HALF * FEATURES + self.stacks * 2048 + (1 << 20));
         self.header(&mut out);
-        out.extend(LEB128_MAGIC);
-        out.extend((HALF as u32).to_le_bytes());
-        out.resize(out.len() + HALF, 0);
-        out.extend(LEB128_MAGIC);
-        out.extend(((HALF * FEATURES) as u32).to_le_bytes());
-        small_bytes(&mut rng, HALF * FEATURES, 0x7f, &mut out);
+        dummy_transformer(&mut rng, HALF, FEATURES, &mut out);
         if self.progress {
             out.extend(PROGRESS_HASH.to_le_bytes());
             out.extend(0i32.to_le_bytes());
