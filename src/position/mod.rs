@@ -39,6 +39,13 @@ pub struct StateInfo {
     pub captured: Option<Piece>,
 }
 
+/// Where each kind's count sits in a side's packed piece counts
+/// ([`Position::piece_counts`]), by the kind's discriminant (pawn 1 ... king 8, promoted
+/// pawn 9 ... dragon 14): pawns and promoted pawns (up to 18) in 5 bits each, every other
+/// kind (up to 4) in 3 bits. No field can overflow into the next, so adding and
+/// subtracting one kind's unit keeps every count exact.
+const COUNT_SHIFT: [u32; 15] = [0, 0, 10, 13, 16, 19, 22, 25, 28, 5, 31, 34, 37, 40, 43];
+
 /// Index of the first per-kind set in [`PieceSets`]; sets 0 and 1 are the colours.
 const KIND_SETS: usize = 2;
 const SETS: usize = KIND_SETS + 15;
@@ -84,6 +91,9 @@ pub struct Position {
     ply: u32,
     board_key: u64,
     hand_key: u64,
+    /// Each side's count of every kind on the board, packed by `COUNT_SHIFT`, kept as the
+    /// pieces move (the search keys its material statistics by it at every node).
+    counts: [u64; 2],
     checkers: Bitboard,
     history: Vec<StateInfo>,
 }
@@ -121,6 +131,7 @@ impl Position {
             ply: 1,
             board_key: 0,
             hand_key: 0,
+            counts: [0; 2],
             checkers: Bitboard::EMPTY,
             history: Vec::new(),
         }
@@ -208,6 +219,15 @@ impl Position {
         self.pieces_of_kind(PieceKind::King)
             | self.pieces_of_kind(PieceKind::Horse)
             | self.pieces_of_kind(PieceKind::Dragon)
+    }
+
+    /// `color`'s count of every piece kind on the board, packed exactly into bit fields:
+    /// the kind with discriminant `k` counts `counts >> COUNT_SHIFT[k]` in 5 bits for
+    /// pawns and promoted pawns, 3 bits for the others (the king's field holds 1). Two
+    /// positions have equal counts exactly when they have the same material on the board.
+    #[inline(always)]
+    pub fn piece_counts(&self, color: Color) -> u64 {
+        self.counts[color.index()]
     }
 
     /// Enemy pieces giving check to the side to move.
@@ -499,6 +519,7 @@ impl Position {
     fn put_keyless(&mut self, piece: Piece, sq: Square) {
         self.board[sq.index()] = Some(piece);
         self.toggle_sets(piece, sq);
+        self.counts[piece.color().index()] += 1 << COUNT_SHIFT[piece.kind().index()];
     }
 
     /// `remove` without the key update, for `undo`.
@@ -506,6 +527,7 @@ impl Position {
     fn remove_keyless(&mut self, piece: Piece, sq: Square) {
         self.board[sq.index()] = None;
         self.toggle_sets(piece, sq);
+        self.counts[piece.color().index()] -= 1 << COUNT_SHIFT[piece.kind().index()];
     }
 
     /// Flips `sq` in the colour and kind sets of `piece`.
@@ -761,6 +783,62 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn count_fields_hold_every_count_apart() {
+        // Each kind's field is wide enough for its most pieces and overlaps no other.
+        let width = |kind: usize| if kind == 1 || kind == 9 { 5 } else { 3 };
+        let mut used = 0u64;
+        for (kind, &shift) in COUNT_SHIFT.iter().enumerate().skip(1) {
+            let field = ((1u64 << width(kind)) - 1) << shift;
+            assert_eq!(used & field, 0, "kind {kind} overlaps");
+            used |= field;
+        }
+    }
+
+    /// `piece_counts` against the pieces counted on the board, along pseudo-random
+    /// playouts with captures, promotions and drops, and back again by `undo`.
+    #[test]
+    fn piece_counts_follow_the_board() {
+        let recount = |pos: &Position, color: Color| {
+            PieceKind::ALL
+                .into_iter()
+                .map(|kind| {
+                    (pos.pieces_of(color, kind).count() as u64) << COUNT_SHIFT[kind.index()]
+                })
+                .sum::<u64>()
+        };
+        let mut rng = crate::rng::Rng::from_state(0x9e37_79b9_7f4a_7c15);
+        for start in [
+            STARTPOS_SFEN,
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
+        ] {
+            let mut pos: Position = start.parse().unwrap();
+            let mut seen = Vec::new();
+            for _ in 0..300 {
+                let counts = Color::ALL.map(|c| pos.piece_counts(c));
+                assert_eq!(counts, Color::ALL.map(|c| recount(&pos, c)), "{pos}");
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                seen.push(counts);
+                pos.play(moves[rng.below(moves.len() as u64) as usize]);
+            }
+            assert!(
+                seen.windows(2).any(|w| w[0] != w[1]),
+                "material never changed"
+            );
+            while pos.undo().is_some() {
+                let counts = seen.pop().expect("one count a move");
+                assert_eq!(Color::ALL.map(|c| pos.piece_counts(c)), counts, "{pos}");
+            }
+            assert_eq!(
+                pos.to_string(),
+                start.parse::<Position>().unwrap().to_string()
+            );
+        }
+    }
 
     /// `step_attacks` against the union of each stepping piece's own attack table,
     /// `all_attackers_to` against both sides' `attackers_to`, and `key_after` against the
