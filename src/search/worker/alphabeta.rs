@@ -288,11 +288,6 @@ impl Worker {
                 continue;
             }
             searched += 1;
-            // The child's entries are fetched before the pruning tests, which gives the
-            // memory time to answer; a pruned move wastes one fetch.
-            let child_key = self.pos.key_after(mv);
-            self.tt.prefetch(child_key);
-            self.eval_cache.prefetch(child_key);
             let tactical = self.pos.is_tactical(mv);
             let gives_check = self.pos.gives_check(mv);
             let moved = self.pos.moved_piece_after(mv);
@@ -359,6 +354,12 @@ impl Worker {
             }
             let new_depth = depth - 1 + extension;
 
+            // The child's entries are fetched once the move is sure to be searched: a
+            // third of the moves handed out are pruned, and computing their keys and
+            // fetching their entries cost more than the earlier start saved.
+            let child_key = self.pos.key_after(mv);
+            self.tt.prefetch(child_key);
+            self.eval_cache.prefetch(child_key);
             self.frames[p].current = Some((moved, mv));
             let nodes_before = self.nodes;
             self.make(mv, ply);
