@@ -82,6 +82,9 @@ pub struct MovePicker {
     sort_floor: i32,
     /// Set by the search once late quiet moves are pruned.
     pub skip_quiets: bool,
+    /// The node's checks, once the quiet moves needed them: the search asks the same
+    /// question of every move it is handed.
+    checks: Option<CheckInfo>,
 }
 
 impl MovePicker {
@@ -154,6 +157,7 @@ impl MovePicker {
             bad_next: 0,
             sort_floor: 0,
             skip_quiets: false,
+            checks: None,
         }
     }
 
@@ -194,7 +198,7 @@ impl MovePicker {
         }
         let side = pos.side_to_move();
         let threats = Threats::of(pos);
-        let checks = pos.check_info();
+        let checks = self.checks.insert(pos.check_info());
         let low_ply_weight = if self.ply < LOW_PLY {
             params::low_ply_weight()
         } else {
@@ -222,7 +226,7 @@ impl MovePicker {
                     + self
                         .pawn_index
                         .map_or(0, |i| params::pawn_history() * history.pawn(i, piece, mv))
-                    + threats.score(pos, &checks, mv, piece.kind())
+                    + threats.score(pos, checks, mv, piece.kind())
                     + if low_ply_weight != 0 {
                         low_ply_weight * history.low_ply(self.ply, mv) / (1 + self.ply as i32)
                     } else {
@@ -274,6 +278,17 @@ impl MovePicker {
                         }
                 }
             });
+        }
+    }
+
+    /// Whether `mv` (legal in `pos`, this picker's node) gives check: from the node's
+    /// checks once the quiet moves have been scored with them, until then (a node that
+    /// cuts off early) from the position alone, which is cheaper for a move or two.
+    #[inline]
+    pub fn gives_check(&self, pos: &Position, mv: Move) -> bool {
+        match &self.checks {
+            Some(checks) => checks.gives_check(pos, mv),
+            None => pos.gives_check(mv),
         }
     }
 
@@ -445,6 +460,24 @@ mod tests {
     fn position(sfen: &str) -> Position {
         crate::attacks::init();
         sfen.parse().expect("a valid SFEN")
+    }
+
+    #[test]
+    fn the_pickers_check_answers_agree_with_the_positions_before_and_after_the_quiets() {
+        // Black has checks by drops, by board moves and by uncovering the rook.
+        let pos = position("4k4/9/4S4/9/4R4/9/9/9/4K4 b GN 1");
+        let history = History::default();
+        let mut picker = MovePicker::new(&pos, None, [None; 2], None, ([None; 5], None), 8, 3);
+        let mut checks = 0;
+        while let Some(mv) = picker.next(&pos, &history) {
+            assert_eq!(picker.gives_check(&pos, mv), pos.gives_check(mv), "{mv}");
+            checks += usize::from(pos.gives_check(mv));
+        }
+        assert!(picker.checks.is_some(), "the quiets were scored");
+        for &mv in pos.legal_moves().iter() {
+            assert_eq!(picker.gives_check(&pos, mv), pos.gives_check(mv), "{mv}");
+        }
+        assert!(checks >= 5, "{checks} checks");
     }
 
     #[test]

@@ -289,7 +289,7 @@ impl Worker {
             }
             searched += 1;
             let tactical = self.pos.is_tactical(mv);
-            let gives_check = self.pos.gives_check(mv);
+            let gives_check = picker.gives_check(&self.pos, mv);
             let moved = self.pos.moved_piece_after(mv);
             let history_score = if tactical {
                 0
