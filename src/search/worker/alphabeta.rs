@@ -13,7 +13,7 @@ use crate::search::score::{
 };
 use crate::search::see::{material_gain, see_ge};
 use crate::tt::Bound;
-use crate::types::{Move, Piece};
+use crate::types::{Bitboard, Move, Piece};
 use arrayvec::ArrayVec;
 #[cfg(not(feature = "spsa"))]
 use once_cell::sync::Lazy;
@@ -280,6 +280,8 @@ impl Worker {
         let mut captures: ArrayVec<Move, 32> = ArrayVec::new();
         let original_alpha = alpha;
 
+        // The squares the opponent attacks, once a quiet move's exchange is asked about.
+        let mut enemy_attacks = None;
         while let Some(mv) = picker.next(&self.pos, &self.history) {
             if Some(mv) == excluded {
                 continue;
@@ -303,7 +305,8 @@ impl Worker {
             if !root && best_score > -MATE_BOUND {
                 let quiet = !tactical && !gives_check;
                 let skip = if quiet {
-                    self.prune_quiet(node, mv, searched, history_score, alpha)
+                    let attacks = &mut enemy_attacks;
+                    self.prune_quiet(node, mv, searched, history_score, alpha, attacks)
                 } else {
                     self.prune_tactical(node, mv, searched, gives_check, alpha)
                 };
@@ -681,6 +684,7 @@ impl Worker {
         searched: usize,
         history_score: i32,
         alpha: i32,
+        enemy_attacks: &mut Option<Bitboard>,
     ) -> Prune {
         let Node {
             depth,
@@ -714,9 +718,19 @@ impl Worker {
             return Prune::Skip;
         }
         // A quiet move that loses material by exchange.
-        let see_margin = -params::see_quiet_margin() * lmr_depth * lmr_depth;
-        if lmr_depth <= params::see_quiet_depth() && !see_ge(&self.pos, mv, see_margin) {
-            return Prune::Skip;
+        if lmr_depth <= params::see_quiet_depth() {
+            // A move to a square the opponent does not attack, from one it does not
+            // attack either (so no line of its opens behind the piece), loses nothing:
+            // its exchange is 0, never below the margin. Most quiet moves are such, and
+            // the attack map costs one pass for the node where each exchange costs one.
+            let attacked =
+                *enemy_attacks.get_or_insert_with(|| self.pos.attacks_by(!self.pos.side_to_move()));
+            let unattacked =
+                !attacked.has(mv.to()) && mv.from().is_none_or(|from| !attacked.has(from));
+            let see_margin = -params::see_quiet_margin() * lmr_depth * lmr_depth;
+            if !unattacked && !see_ge(&self.pos, mv, see_margin) {
+                return Prune::Skip;
+            }
         }
         Prune::Keep
     }
