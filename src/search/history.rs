@@ -7,7 +7,6 @@ use super::params;
 use crate::position::Position;
 use crate::rng::mix64;
 use crate::types::{Color, Move, Piece, PieceKind, Square};
-use arrayvec::ArrayVec;
 
 /// Largest magnitude a history score reaches; updates shrink towards it ("gravity").
 pub const HISTORY_MAX: i32 = 16_384;
@@ -70,18 +69,6 @@ pub struct History {
 /// node, then (when `continuation_extra` asks) six and three plies before (`None` where
 /// there is no such move, or it was a null move).
 pub type ContinuationRows = [Option<usize>; 5];
-
-/// A node's continuation-history tables, one for each of its rows that exists.
-pub struct ContinuationTables<'a>(ArrayVec<&'a [[i16; Square::NUM]; 32], 5>);
-
-impl ContinuationTables<'_> {
-    /// The quiet move `mv` of `piece` scored by every table, summed.
-    #[inline(always)]
-    pub fn score(&self, piece: Piece, mv: Move) -> i32 {
-        let (p, to) = (piece.index() & 31, mv.to().index());
-        self.0.iter().map(|table| table[p][to] as i32).sum()
-    }
-}
 
 /// The continuation-history row of a move: its piece and destination.
 #[inline(always)]
@@ -163,18 +150,11 @@ impl History {
     /// The quiet move `mv` of `piece` scored by the earlier moves' rows, summed.
     #[inline]
     pub fn continuation(&self, rows: ContinuationRows, piece: Piece, mv: Move) -> i32 {
-        self.continuation_tables(rows).score(piece, mv)
-    }
-
-    /// The tables of a node's continuation rows, looked up once for its many moves.
-    #[inline]
-    pub fn continuation_tables(&self, rows: ContinuationRows) -> ContinuationTables<'_> {
-        ContinuationTables(
-            rows.iter()
-                .flatten()
-                .map(|&row| &self.continuation[row])
-                .collect(),
-        )
+        let (p, to) = (piece.index() & 31, mv.to().index());
+        rows.iter()
+            .flatten()
+            .map(|&row| self.continuation[row][p][to] as i32)
+            .sum()
     }
 
     /// Moves the continuation scores of `mv` (played by `piece`) towards `bonus`.

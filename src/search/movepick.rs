@@ -204,7 +204,6 @@ impl MovePicker {
         } else {
             0
         };
-        let continuation = history.continuation_tables(self.continuation);
         self.scores.clear();
         for &mv in self.moves.iter() {
             // The killers and the counter move (handed out already, and
@@ -223,7 +222,7 @@ impl MovePicker {
             self.scores.push(
                 special
                     + params::order_main_weight() * history.quiet(side, mv)
-                    + continuation.score(piece, mv)
+                    + history.continuation(self.continuation, piece, mv)
                     + self
                         .pawn_index
                         .map_or(0, |i| params::pawn_history() * history.pawn(i, piece, mv))
