@@ -281,6 +281,11 @@ params! {
     /// The first aspiration window's half-width (centipawns); it grows by half on each
     /// failure.
     aspiration_delta = 30, 5..=200;
+    /// After each failure high of the aspiration window the root is searched again this
+    /// many plies shallower per failure (Stockfish's rule: a fail high usually holds, and
+    /// the shallower search confirms it sooner), back to the full depth after a failure
+    /// low (0: always the full depth).
+    aspiration_fail_high_plies = 0, 0..=2;
 
     /// Correction history: the weight (in 1/1024) of the material table's entry in the
     /// correction added to the static evaluation...

@@ -131,8 +131,11 @@ impl Worker {
             } else {
                 (-INFINITE, INFINITE)
             };
+        let mut failed_high = 0;
         loop {
-            let score = self.search::<true>(alpha, beta, depth, 0, false);
+            let searched_depth =
+                (depth - failed_high * params::aspiration_fail_high_plies()).max(1);
+            let score = self.search::<true>(alpha, beta, searched_depth, 0, false);
             // Stable sort: moves that were not searched to the end keep their order.
             self.root_moves[self.pv_index..].sort_by_key(|r| std::cmp::Reverse(r.score));
             if self.stopped {
@@ -145,12 +148,14 @@ impl Worker {
                 }
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITE);
+                failed_high = 0;
             } else if score >= beta {
                 if self.is_main() && self.job().start.elapsed().as_millis() > REPORT_BOUNDS_AFTER_MS
                 {
                     self.report(depth, self.pv_index + 1, ScoreBound::Lower);
                 }
                 beta = (score + delta).min(INFINITE);
+                failed_high += 1;
             } else {
                 return;
             }
