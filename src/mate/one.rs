@@ -22,6 +22,9 @@ struct Support {
     /// Our lances, bishops, rooks, horses and dragons: the pieces that may defend a
     /// square through the one that moves onto it.
     sliders: Bitboard,
+    /// Every square we attack: a drop is supported exactly where this says, and a square
+    /// outside it needs no lookup of its attackers.
+    attacked: Bitboard,
 }
 
 impl Support {
@@ -40,6 +43,7 @@ impl Support {
         Support {
             known: ArrayVec::new(),
             sliders,
+            attacked: pos.attacks_by(us),
         }
     }
 
@@ -60,12 +64,11 @@ impl Support {
     /// Whether `to` stays defended by one of our pieces other than the one coming from
     /// `from` (sliders behind the mover included).
     fn supported(&mut self, pos: &Position, to: Square, from: Option<Square>) -> bool {
-        let attackers = self.attackers(pos, to);
         let Some(f) = from else {
-            return attackers.is_nonempty();
+            return self.attacked.has(to);
         };
         let from_bit = Bitboard::from_square(f);
-        if (attackers & !from_bit).is_nonempty() {
+        if self.attacked.has(to) && (self.attackers(pos, to) & !from_bit).is_nonempty() {
             // Moving a piece away only opens lines: the others still defend.
             return true;
         }
@@ -92,16 +95,10 @@ struct Defence {
 }
 
 impl Defence {
-    fn new(pos: &Position, ksq: Square) -> Defence {
-        let us = pos.side_to_move();
-        let them = !us;
-        let occupied = pos.occupied();
-        let mut free = Bitboard::EMPTY;
-        for e in attacks::king(ksq) & !pos.pieces(them) {
-            if !pos.is_attacked(us, e, occupied) {
-                free |= Bitboard::from_square(e);
-            }
-        }
+    /// The defence of the king on `ksq` against us, whose attacks are `attacked`.
+    fn new(pos: &Position, ksq: Square, attacked: Bitboard) -> Defence {
+        let them = !pos.side_to_move();
+        let free = attacks::king(ksq) & !pos.pieces(them) & !attacked;
         Defence {
             ksq,
             blockers: pos.blockers_for_king(them),
@@ -184,7 +181,7 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
             if kind != PieceKind::Knight && !support.supported(pos, to, None) {
                 continue;
             }
-            let d = defence.get_or_insert_with(|| Defence::new(pos, ksq));
+            let d = defence.get_or_insert_with(|| Defence::new(pos, ksq, support.attacked));
             if d.refutes(pos, Piece::new(us, kind), None, to) {
                 continue;
             }
@@ -237,7 +234,7 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
                 if !pos.gives_check(mv) {
                     continue;
                 }
-                let d = defence.get_or_insert_with(|| Defence::new(pos, ksq));
+                let d = defence.get_or_insert_with(|| Defence::new(pos, ksq, support.attacked));
                 if d.refutes(pos, pos.moved_piece_after(mv), Some(from), to) {
                     continue;
                 }
