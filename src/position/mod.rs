@@ -321,6 +321,7 @@ impl Position {
         attacked
     }
 
+    /// Pieces of either colour that would attack `sq` by one step if they were
     /// `color`'s: the step patterns of `color`'s pawns, knights, silvers and gold movers
     /// seen backwards from `sq`, and the kings, horses and dragons next to it.
     #[inline(always)]
