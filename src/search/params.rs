@@ -333,6 +333,18 @@ params! {
     /// Continuation history rows beyond the moves one, two and four plies back: 0 none,
     /// 1 also six plies back, 2 also three and six plies back.
     continuation_extra = 0, 0..=2;
+    /// The opponent's last quiet move learns from what it did to the static evaluation:
+    /// its main-history entry moves by this tenth of the change (clamped, see
+    /// `eval_change_bonus`) at every main-search node not in check (0: off). A move
+    /// after which the mover's position looks worse is tried later next time
+    /// (Stockfish's and YaneuraOu's rule; their weight is 10 on a table that saturates
+    /// at less than half of hayate's).
+    eval_change_weight = 0, 0..=40;
+    /// 1: the table's score cuts a non-PV node only from an entry a ply deeper than
+    /// asked when it is a lower bound, and below depth 6 only where it agrees with the
+    /// node's expected type (a lower bound at a cut node, an upper bound at an all
+    /// node); Stockfish's and YaneuraOu's rule. 0: any entry as deep as asked.
+    tt_cut_model = 0, 0..=1;
 }
 
 /// Sets a constant by name (ignoring case), clamped to its range. Returns the value set,

@@ -65,6 +65,27 @@ const CAPTURE_FUTILITY_HISTORY_DIVISOR: i32 = 8;
 /// The low-ply history learns this share (1/1024) of a cutoff's bonus (YaneuraOu's).
 const LOW_PLY_BONUS_SHARE: i32 = 761;
 
+/// Up to this depth, `tt_cut_model` 1 lets the table cut a node only where the entry's
+/// bound agrees with the node's expected type.
+const TT_CUT_TYPE_DEPTH: i32 = 5;
+
+/// The static evaluation's change over the opponent's last move that
+/// `eval_change_weight` teaches is clamped to this range (centipawns, the mover's view)
+/// and then shifted by [`EVAL_CHANGE_OFFSET`], Stockfish's and YaneuraOu's bounds: a
+/// move that loses more than this is no worse a move to try than one that loses this.
+const EVAL_CHANGE_RANGE: (i32, i32) = (-214, 171);
+/// Added to the clamped change: most quiet moves cost their mover a little by the static
+/// evaluation (the side to move has the tempo), so a small loss still counts in favour.
+const EVAL_CHANGE_OFFSET: i32 = 60;
+
+/// The history bonus of a quiet move after which the static evaluation went from
+/// `before` (the mover's view) to `after` (the opponent's view), in tenths of
+/// `eval_change_weight`'s units.
+fn eval_change_bonus(before: i32, after: i32) -> i32 {
+    let (low, high) = EVAL_CHANGE_RANGE;
+    (-(before + after)).clamp(low, high) + EVAL_CHANGE_OFFSET
+}
+
 /// The change in depth (in plies) of the full-depth search of a reduced move that beat
 /// alpha, by how far its reduced `score` beat the `best` score so far.
 fn research_adjustment(score: i32, best: i32, new_depth: i32) -> i32 {
@@ -157,7 +178,13 @@ impl Worker {
         // On a principal variation now or when the table's entry was stored.
         let tt_pv = PV || entry.is_some_and(|e| e.pv);
         if let (false, None, Some(e), Some(s)) = (PV, excluded, entry, tt_score) {
-            if e.depth >= depth && cuts_off(e.bound, s, alpha, beta) {
+            let deep_enough = if params::tt_cut_model() == 0 {
+                e.depth >= depth
+            } else {
+                e.depth > depth - i32::from(s <= beta)
+                    && (cut_node == (s >= beta) || depth > TT_CUT_TYPE_DEPTH)
+            };
+            if deep_enough && cuts_off(e.bound, s, alpha, beta) {
                 if s >= beta && params::tt_cut_reward() != 0 {
                     self.reward_tt_cutoff(p, e.mv, depth);
                 }
@@ -197,6 +224,9 @@ impl Worker {
             None => raw_eval,
         };
         self.frames[p].static_eval = static_eval;
+        if params::eval_change_weight() != 0 && !in_check && excluded.is_none() {
+            self.learn_from_eval_change(p, static_eval);
+        }
         let improving = !in_check && p >= 2 && {
             // A node in check has no static evaluation to compare with.
             let two_back = self.frames[p - 2].static_eval;
@@ -907,6 +937,32 @@ impl Worker {
         self.history.update_continuation(rows, piece, mv, b);
     }
 
+    /// The opponent's quiet move that led to this node (at ply index `p`) learns how the
+    /// static evaluation changed over it (`eval_change_weight`). Not after a capture or
+    /// a promotion, whose gain the evaluation sees without any insight of the mover's,
+    /// nor when the parent was in check (it had no evaluation).
+    fn learn_from_eval_change(&mut self, p: usize, static_eval: i32) {
+        let Some(parent) = p.checked_sub(1).map(|q| self.frames[q]) else {
+            return;
+        };
+        let Some((piece, mv)) = parent.current else {
+            return;
+        };
+        if parent.static_eval == -INFINITE || mv.is_promotion() {
+            return;
+        }
+        let quiet = self
+            .pos
+            .history()
+            .last()
+            .is_some_and(|s| s.mv == mv && s.captured.is_none());
+        if quiet {
+            let bonus =
+                eval_change_bonus(parent.static_eval, static_eval) * params::eval_change_weight();
+            self.history.update_quiet(piece.color(), mv, bonus);
+        }
+    }
+
     /// After a cutoff by `best` (step 11): the killers, the counter move and the
     /// histories learn it, and the moves searched before it are marked down. `rows` are
     /// the node's continuation rows and its pawn-structure index (when that history is
@@ -1019,4 +1075,28 @@ enum Prune {
     Skip,
     /// Skip it and every quiet move after it.
     SkipQuiets,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_that_worsens_its_movers_evaluation_is_marked_down() {
+        // The mover stood at +100; after its move the opponent stands at +300, so the
+        // mover now stands at -300: a loss of 400, clamped to the range's low end.
+        let (low, high) = EVAL_CHANGE_RANGE;
+        assert_eq!(eval_change_bonus(100, 300), low + EVAL_CHANGE_OFFSET);
+        assert!(eval_change_bonus(100, 300) < 0);
+        // A move that gains 500 for its mover is clamped at the high end.
+        assert_eq!(eval_change_bonus(-200, -300), high + EVAL_CHANGE_OFFSET);
+        // No change at all still counts a little in the move's favour (the tempo).
+        assert_eq!(eval_change_bonus(50, -50), EVAL_CHANGE_OFFSET);
+        // Within the range the bonus follows the change one for one.
+        assert_eq!(
+            eval_change_bonus(0, -40) - eval_change_bonus(0, 40),
+            80,
+            "a move 80 better for its mover gets 80 more"
+        );
+    }
 }
