@@ -345,6 +345,17 @@ params! {
     /// node's expected type (a lower bound at a cut node, an upper bound at an all
     /// node); Stockfish's and YaneuraOu's rule. 0: any entry as deep as asked.
     tt_cut_model = 0, 0..=1;
+    /// At a cut node without a table move, the first move searched (no late-move
+    /// reduction applies to it) goes this many plies shallower, but not below one ply
+    /// (0: off). Such a node expects a cutoff and has no evidence which
+    /// move gives it; YaneuraOu's reduction sum pushes this move two plies short there.
+    cut_first_shorten = 0, 0..=2;
+    /// The null move is tried only when the static evaluation beats beta by this much,
+    /// less `nmp_margin_slope` a ply of depth (0 and 0: whenever it is at or above
+    /// beta). YaneuraOu's 378 and 16 leave the shallow nodes to reverse futility.
+    nmp_margin_base = 0, 0..=600;
+    /// See `nmp_margin_base`.
+    nmp_margin_slope = 0, 0..=40;
 }
 
 /// Sets a constant by name (ignoring case), clamped to its range. Returns the value set,

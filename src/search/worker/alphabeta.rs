@@ -432,7 +432,13 @@ impl Worker {
                     }
                 }
             } else if !PV || searched > 1 {
-                score = -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                let shorten = if cut_node && tt_move.is_none() && !root {
+                    params::cut_first_shorten().min(new_depth - 1).max(0)
+                } else {
+                    0
+                };
+                let d = new_depth - shorten;
+                score = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, !cut_node);
             } else {
                 score = alpha + 1; // forces the full-window search below
             }
@@ -593,8 +599,10 @@ impl Worker {
         }
         // Null move: pass, and if a reduced search still fails high, so would a move.
         let after_null = p >= 1 && self.frames[p - 1].null_move;
+        let nmp_margin = params::nmp_margin_base() - params::nmp_margin_slope() * depth;
         if depth < params::nmp_depth()
             || static_eval < beta
+            || static_eval < beta + nmp_margin
             || after_null
             || ply < self.nmp_min_ply
             || beta <= -MATE_BOUND
