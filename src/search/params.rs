@@ -386,6 +386,42 @@ mod tests {
         );
     }
 
+    /// The SPSA space in `tools/spsa/space.yaml` starts each constant at its default and
+    /// keeps it in its range: a tuning run from stale values would tune something else.
+    #[test]
+    fn spsa_space_matches_the_params() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tools/spsa/space.yaml");
+        let text = std::fs::read_to_string(path).expect("tools/spsa/space.yaml");
+        let number = |line: &str, key: &str| -> i32 {
+            let rest =
+                &line[line.find(key).unwrap_or_else(|| panic!("{key} in {line}")) + key.len()..];
+            let digits: String = rest
+                .trim_start()
+                .chars()
+                .take_while(|c| c.is_ascii_digit() || *c == '-')
+                .collect();
+            digits.parse().unwrap_or_else(|_| panic!("{key} in {line}"))
+        };
+        let mut seen = 0;
+        let mut current: Option<&Param> = None;
+        for line in text.lines().map(str::trim) {
+            if let Some(id) = line.strip_prefix("- id:") {
+                let name = id.trim().trim_matches('"');
+                let param = ALL.iter().find(|p| p.name == name);
+                current = Some(param.unwrap_or_else(|| panic!("{name} is no search constant")));
+                seen += 1;
+            } else if line.starts_with("initial:") {
+                let p = current.expect("initial after an id");
+                assert_eq!(number(line, "initial:"), p.default, "{}'s initial", p.name);
+            } else if line.starts_with("bounds:") {
+                let p = current.expect("bounds after an id");
+                assert_eq!(number(line, "min:"), p.min, "{}'s min", p.name);
+                assert_eq!(number(line, "max:"), p.max, "{}'s max", p.name);
+            }
+        }
+        assert!(seen >= 4, "only {seen} constants in the space");
+    }
+
     // With the `spsa` feature (CI: cargo test --release --features spsa --lib
     // search_params -- --test-threads=1; the constants are global).
     #[cfg(feature = "spsa")]
