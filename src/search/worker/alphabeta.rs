@@ -601,8 +601,7 @@ impl Worker {
         let after_null = p >= 1 && self.frames[p - 1].null_move;
         let nmp_margin = params::nmp_margin_base() - params::nmp_margin_slope() * depth;
         if depth < params::nmp_depth()
-            || static_eval < beta
-            || static_eval < beta + nmp_margin
+            || static_eval < beta + nmp_margin.max(0)
             || after_null
             || ply < self.nmp_min_ply
             || beta <= -MATE_BOUND
@@ -919,21 +918,12 @@ impl Worker {
     /// to it refuted every move tried here, and its histories learn that.
     fn reward_prior_quiet(&mut self, p: usize, depth: i32) {
         let share = params::prior_quiet_bonus();
-        if share == 0 || p < 1 {
+        if share == 0 {
             return;
         }
-        let Some((piece, mv)) = self.frames[p - 1].current else {
+        let Some((piece, mv)) = self.prior_quiet_move(p) else {
             return;
         };
-        let quiet = !mv.is_promotion()
-            && self
-                .pos
-                .history()
-                .last()
-                .is_some_and(|s| s.mv == mv && s.captured.is_none());
-        if !quiet {
-            return;
-        }
         let b = bonus(depth) * share / 100;
         let parent_previous = if p >= 2 {
             self.frames[p - 2].current
@@ -950,25 +940,27 @@ impl Worker {
     /// a promotion, whose gain the evaluation sees without any insight of the mover's,
     /// nor when the parent was in check (it had no evaluation).
     fn learn_from_eval_change(&mut self, p: usize, static_eval: i32) {
-        let Some(parent) = p.checked_sub(1).map(|q| self.frames[q]) else {
+        let Some((piece, mv)) = self.prior_quiet_move(p) else {
             return;
         };
-        let Some((piece, mv)) = parent.current else {
-            return;
-        };
-        if parent.static_eval == -INFINITE || mv.is_promotion() {
-            return;
-        }
-        let quiet = self
-            .pos
-            .history()
-            .last()
-            .is_some_and(|s| s.mv == mv && s.captured.is_none());
-        if quiet {
-            let bonus =
-                eval_change_bonus(parent.static_eval, static_eval) * params::eval_change_weight();
+        let before = self.frames[p - 1].static_eval;
+        if before != -INFINITE {
+            let bonus = eval_change_bonus(before, static_eval) * params::eval_change_weight();
             self.history.update_quiet(piece.color(), mv, bonus);
         }
+    }
+
+    /// The opponent's move that led to the node at ply index `p`, with the piece it put
+    /// down, when it was quiet: no capture, no promotion, and not a null move.
+    fn prior_quiet_move(&self, p: usize) -> Option<(Piece, Move)> {
+        let (piece, mv) = self.frames[p.checked_sub(1)?].current?;
+        let quiet = !mv.is_promotion()
+            && self
+                .pos
+                .history()
+                .last()
+                .is_some_and(|s| s.mv == mv && s.captured.is_none());
+        quiet.then_some((piece, mv))
     }
 
     /// After a cutoff by `best` (step 11): the killers, the counter move and the
