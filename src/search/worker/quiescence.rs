@@ -5,8 +5,15 @@ use super::{cuts_off, Worker};
 use crate::search::correction::CorrectionKeys;
 use crate::search::movepick::MovePicker;
 use crate::search::params;
-use crate::search::score::{mate_in, mated_in, score_from_tt, EVAL_LIMIT, INFINITE, MAX_PLY};
+use crate::search::score::{
+    mate_in, mated_in, score_from_tt, EVAL_LIMIT, INFINITE, MATE_BOUND, MAX_PLY,
+};
 use crate::search::see::{see_ge, value};
+use crate::types::{Move, PieceKind};
+
+/// With `qs_evasion_prune`, a capturing evasion that loses more than this by exchange
+/// (centipawns; YaneuraOu's 73, most of a pawn) is skipped once the side is not mated.
+const QS_EVASION_SEE_MARGIN: i32 = 73;
 
 impl Worker {
     pub(super) fn quiescence<const PV: bool>(
@@ -70,11 +77,22 @@ impl Worker {
         let limit = params::qs_move_limit() as usize;
         while let Some(mv) = picker.next(&self.pos, &self.history) {
             searched += 1;
+            if in_check && params::qs_evasion_prune() != 0 && best_score > -MATE_BOUND {
+                // The side is not mated: only captures that do not lose much can still
+                // change the score by more than the first evasion found.
+                if !self.pos.is_tactical(mv) || !see_ge(&self.pos, mv, -QS_EVASION_SEE_MARGIN) {
+                    continue;
+                }
+            }
             if !in_check {
-                // Past the first few moves only recaptures and promotions can still
-                // change the exchange's result much.
-                if limit != 0 && searched > limit && Some(mv.to()) != last_to && !mv.is_promotion()
-                {
+                let all_promotions = params::qs_all_promotions() != 0;
+                if !all_promotions && self.quiet_promotion_of_a_piece(mv) {
+                    continue;
+                }
+                // Past the first few moves only recaptures (and, by the switch above,
+                // promotions) can still change the exchange's result much.
+                let exempt = Some(mv.to()) == last_to || (all_promotions && mv.is_promotion());
+                if limit != 0 && searched > limit && !exempt {
                     continue;
                 }
                 // Delta pruning: even winning the piece would not reach alpha.
@@ -116,5 +134,16 @@ impl Worker {
         let window = (original_alpha, beta);
         self.store::<PV>(key, best_move, best_score, window, eval, 0, ply, PV);
         best_score
+    }
+
+    /// A promotion that captures nothing, by a piece other than a pawn.
+    fn quiet_promotion_of_a_piece(&self, mv: Move) -> bool {
+        mv.is_promotion()
+            && self.pos.piece_at(mv.to()).is_none()
+            && mv.from().is_some_and(|from| {
+                self.pos
+                    .piece_at(from)
+                    .is_some_and(|p| p.kind() != PieceKind::Pawn)
+            })
     }
 }
