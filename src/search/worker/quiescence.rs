@@ -9,6 +9,7 @@ use crate::search::score::{
     mate_in, mated_in, score_from_tt, EVAL_LIMIT, INFINITE, MATE_BOUND, MAX_PLY,
 };
 use crate::search::see::{see_ge, value};
+use crate::tt::Bound;
 use crate::types::{Move, PieceKind};
 
 /// With `qs_evasion_prune`, a capturing evasion that loses more than this by exchange
@@ -62,9 +63,35 @@ impl Worker {
             // Corrected as the main search corrects it (correction history).
             let side = self.pos.side_to_move();
             let correction = self.correction.value(side, CorrectionKeys::of(&self.pos));
-            stand_pat = (raw_eval + correction).clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1);
+            let corrected = (raw_eval + correction).clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1);
+            let model = params::qs_stand_pat_model() != 0;
+            stand_pat = match entry {
+                // A search of this node knew more than the evaluation: its bound says
+                // on which side of the evaluation the truth lies.
+                Some(e) if model => {
+                    let s = score_from_tt(e.score, ply);
+                    let toward = if s > corrected {
+                        Bound::Lower
+                    } else {
+                        Bound::Upper
+                    };
+                    let usable =
+                        s.abs() < MATE_BOUND && (e.bound == Bound::Exact || e.bound == toward);
+                    if usable {
+                        s
+                    } else {
+                        corrected
+                    }
+                }
+                _ => corrected,
+            };
             if stand_pat >= beta {
-                return stand_pat;
+                // Fail soft, but not far: the stand pat is no search.
+                return if model && stand_pat.abs() < MATE_BOUND {
+                    (stand_pat + beta) / 2
+                } else {
+                    stand_pat
+                };
             }
             alpha = alpha.max(stand_pat);
             best_score = stand_pat;
