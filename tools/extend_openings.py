@@ -16,58 +16,19 @@ lines are `startpos moves ...` or `sfen ... moves ...`. Each output line is an i
 line with `--plies` moves added; an input line is kept as it is too.
 """
 import argparse
+import os
 import random
-import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from usi_engine import UsiEngine  # noqa: E402
 
-class Engine:
-    def __init__(self, command, multipv):
-        self.p = subprocess.Popen(command, shell=True, stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.send("usi")
-        self.wait("usiok")
-        self.send("setoption name MultiPV value %d" % multipv)
-        self.send("setoption name USI_OwnBook value false")
-        self.send("isready")
-        self.wait("readyok")
 
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-
-    def wait(self, token):
-        for line in self.p.stdout:
-            if line.strip() == token:
-                return
-        sys.exit("the engine stopped before %r" % token)
-
-    def candidates(self, position, depth):
-        """The last reported score of each multipv line's first move (cp, the mover's
-        view; a mate as +-100000)."""
-        self.send("position " + position)
-        self.send("go depth %d" % depth)
-        lines = {}
-        for line in self.p.stdout:
-            words = line.split()
-            if words[:1] == ["bestmove"]:
-                break
-            if words[:1] != ["info"] or "pv" not in words or "score" not in words:
-                continue
-            if "lowerbound" in words or "upperbound" in words:
-                continue
-            i = words.index("score")
-            value = int(words[i + 2])
-            if words[i + 1] == "mate":
-                value = 100000 if value > 0 else -100000
-            k = words.index("multipv") + 1 if "multipv" in words else None
-            rank = int(words[k]) if k else 1
-            move = words[words.index("pv") + 1]
-            lines[rank] = (move, value)
-        return list(lines.values())
-
-    def quit(self):
-        self.send("quit")
-        self.p.wait(timeout=10)
+def candidates(engine, position, depth):
+    """The last exact score of each multipv line's first move (cp, the mover's view; a
+    mate as +-100000)."""
+    search = engine.go(position, "depth %d" % depth)
+    return [(move, info.score(100000)) for move, info in search.candidates()]
 
 
 def main():
@@ -83,7 +44,7 @@ def main():
     a.add_argument("--seed", type=int, default=1)
     o = a.parse_args()
     rng = random.Random(o.seed)
-    engine = Engine(o.engine, 6)
+    engine = UsiEngine(o.engine, ["MultiPV=6", "USI_OwnBook=false"])
     out, seen = [], set()
     for line in open(o.openings):
         line = line.strip()
@@ -99,7 +60,7 @@ def main():
             current = line if " moves" in line else line + " moves"
             score = 0
             for _ply in range(o.plies):
-                moves = engine.candidates(current, o.depth)
+                moves = candidates(engine, current, o.depth)
                 if not moves:
                     break
                 best = max(v for _, v in moves)
@@ -107,7 +68,7 @@ def main():
                 current += " " + rng.choice(good)
             else:
                 # The final position, scored by the side to move.
-                moves = engine.candidates(current, o.depth)
+                moves = candidates(engine, current, o.depth)
                 score = max((v for _, v in moves), default=100000)
                 if abs(score) <= o.balance and current not in seen:
                     seen.add(current)

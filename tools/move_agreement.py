@@ -21,8 +21,15 @@ hayate and YaneuraOu at 20,000, 100,000 and 300,000.
 """
 import argparse
 import json
+import os
 import random
-import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from usi_engine import UsiEngine  # noqa: E402
+
+# A mate's score in the collected lines, centipawns.
+MATE_SCORE = 30000
 
 
 def positions(args):
@@ -48,62 +55,18 @@ def positions(args):
     print("%d of %d positions written to %s" % (min(args.count, len(out)), len(out), args.out))
 
 
-class Engine:
-    def __init__(self, command, options, cwd):
-        self.p = subprocess.Popen(command.split(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True, bufsize=1, cwd=cwd)
-        self.send("usi")
-        self.wait("usiok")
-        for option in options:
-            name, value = option.split("=", 1)
-            self.send("setoption name %s value %s" % (name, value))
-        self.send("isready")
-        self.wait("readyok")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-
-    def wait(self, token):
-        for line in self.p.stdout:
-            if line.startswith(token):
-                return line
-        raise RuntimeError("the engine stopped before '%s'" % token)
-
-    def go(self, position, nodes):
-        self.send("usinewgame")
-        self.send("isready")
-        self.wait("readyok")
-        self.send("position " + position)
-        self.send("go nodes %d" % nodes)
-        score = depth = None
-        for line in self.p.stdout:
-            t = line.split()
-            if t and t[0] == "info" and "score" in t and "pv" in t:
-                i = t.index("score")
-                if t[i + 1] == "cp":
-                    score = int(t[i + 2])
-                elif t[i + 1] == "mate":
-                    score = -30000 if t[i + 2].startswith("-") else 30000
-                depth = int(t[t.index("depth") + 1])
-            if t and t[0] == "bestmove":
-                return t[1], score, depth
-        raise RuntimeError("the engine stopped before bestmove")
-
-    def quit(self):
-        try:
-            self.send("quit")
-            self.p.wait(5)
-        except (OSError, subprocess.TimeoutExpired):
-            self.p.kill()
-
-
 def collect(args):
-    engine = Engine(args.engine, args.option, args.cwd)
+    engine = UsiEngine(args.engine, args.option, args.cwd)
     with open(args.out, "w") as f:
         for pos in open(args.positions).read().split("\n"):
             if not pos:
                 continue
-            move, score, depth = engine.go(pos, args.nodes)
+            engine.new_game()
+            search = engine.go(pos, "nodes %d" % args.nodes)
+            last = search.lines[-1] if search.lines else None
+            move = search.bestmove
+            score = last.score(MATE_SCORE) if last else None
+            depth = last.depth if last else None
             f.write(json.dumps(dict(pos=pos, move=move, score=score, depth=depth)) + "\n")
             f.flush()
     engine.quit()

@@ -9,9 +9,11 @@ usage: thread_scaling.py --threads 1,2,4 --movetime 2000 \
            [--sfen "SFEN"] ...    (default: the middlegame of issue 43 and two more)
 """
 import argparse
-import subprocess
+import os
 import sys
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from usi_engine import UsiEngine  # noqa: E402
 
 POSITIONS = [
     # issue 43's middlegame
@@ -23,42 +25,16 @@ POSITIONS = [
 
 
 def search(cmd, options, sfen, movetime):
-    p = subprocess.Popen(cmd, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, text=True, bufsize=1)
-
-    def send(line):
-        p.stdin.write(line + "\n")
-        p.stdin.flush()
-
-    def wait_for(word):
-        for line in p.stdout:
-            if line.startswith(word):
-                return line
-        raise RuntimeError(f"{cmd}: no {word}")
-
-    send("usi")
-    wait_for("usiok")
-    for name, value in options:
-        send(f"setoption name {name} value {value}")
-    send("isready")
-    wait_for("readyok")
-    send("usinewgame")
-    send(f"position sfen {sfen}")
-    start = time.time()
-    send(f"go movetime {movetime}")
+    engine = UsiEngine(cmd, ["%s=%s" % (name, value) for name, value in options])
+    engine.new_game()
+    result = engine.go("sfen " + sfen, "movetime %d" % movetime)
+    engine.quit()
     last = {}
-    for line in p.stdout:
-        if line.startswith("info") and " nodes " in line:
-            words = line.split()
-            for key in ("depth", "nodes", "nps"):
-                if key in words:
-                    last[key] = int(words[words.index(key) + 1])
-        if line.startswith("bestmove"):
-            break
-    wall = time.time() - start
-    send("quit")
-    p.wait(timeout=10)
-    return last, wall
+    for words in result.counts:
+        for key in ("depth", "nodes", "nps"):
+            if key in words:
+                last[key] = int(words[words.index(key) + 1])
+    return last, result.wall_ms / 1000.0
 
 
 def main():
