@@ -305,7 +305,9 @@ impl MovePicker {
                         } else {
                             -self.scores[self.next - 1] / divisor
                         };
-                        if see_ge(pos, mv, threshold) {
+                        let late = params::quiet_promotions_late() != 0
+                            && is_minor_quiet_promotion(pos, mv);
+                        if !late && see_ge(pos, mv, threshold) {
                             return Some(mv);
                         }
                         self.bad.push(mv);
@@ -444,6 +446,22 @@ impl Threats {
         }
         score
     }
+}
+
+/// A promotion that captures nothing by a silver, knight or lance: worth little more
+/// than the same move unpromoted, unlike a pawn's, a bishop's or a rook's.
+fn is_minor_quiet_promotion(pos: &Position, mv: Move) -> bool {
+    mv.is_promotion()
+        && pos.piece_at(mv.to()).is_none()
+        && mv
+            .from()
+            .and_then(|from| pos.piece_at(from))
+            .is_some_and(|p| {
+                matches!(
+                    p.kind(),
+                    PieceKind::Silver | PieceKind::Knight | PieceKind::Lance
+                )
+            })
 }
 
 /// The piece and move the opponent just played, for counter moves.

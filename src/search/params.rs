@@ -286,6 +286,15 @@ params! {
     /// and a stand pat at or above beta returns halfway to beta (YaneuraOu's and
     /// Stockfish's rules); 0: the corrected static evaluation, returned as it is.
     qs_stand_pat_model = 0, 0..=1;
+    /// Quiescence outside check, 1: a capture must win by exchange at least what the
+    /// stand pat lacks to alpha, less `delta_margin` (YaneuraOu's futility by exchange);
+    /// 0: it must only not lose material.
+    qs_see_futility = 0, 0..=1;
+    /// Main search, 1: a silver, knight or lance that promotes without capturing waits
+    /// with the losing captures, after the quiet moves (YaneuraOu orders such a
+    /// promotion as a quiet move, by its history); 0: it comes with the good captures,
+    /// before the killers and the quiets.
+    quiet_promotions_late = 0, 0..=1;
 
     /// The score of a repetition in which the side to move keeps strictly more in hand
     /// (negated: strictly less), centipawns. The opponent lost material in the cycle and

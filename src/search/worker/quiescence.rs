@@ -127,7 +127,12 @@ impl Worker {
                 if !mv.is_promotion() && stand_pat + victim + params::delta_margin() <= alpha {
                     continue;
                 }
-                if !see_ge(&self.pos, mv, 0) {
+                let needed = if params::qs_see_futility() != 0 {
+                    (alpha - stand_pat - params::delta_margin()).max(0)
+                } else {
+                    0
+                };
+                if !see_ge(&self.pos, mv, needed) {
                     continue;
                 }
             }
