@@ -63,7 +63,7 @@ def collect(args):
                 continue
             engine.new_game()
             search = engine.go(pos, "nodes %d" % args.nodes)
-            last = search.lines[-1] if search.lines else None
+            last = search.last
             move = search.bestmove
             score = last.score(MATE_SCORE) if last else None
             depth = last.depth if last else None

@@ -25,7 +25,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from usi_engine import UsiEngine  # noqa: E402
+from usi_engine import UsiEngine, number  # noqa: E402
 
 POSITIONS = [
     "sfen lnsgk2nl/1r4gs1/p1pppp1pp/1p4p2/7P1/2P6/PP1PPPP1P/1SG4R1/LN2KGSNL b Bb 13",
@@ -54,7 +54,7 @@ def iterations(search):
     """The nodes when each depth was last reported: `depth:nodes ...`."""
     seen = {}
     for words in search.counts:
-        seen[int(words[words.index("depth") + 1])] = int(words[words.index("nodes") + 1])
+        seen[number(words, "depth")] = number(words, "nodes")
     return " ".join("%d:%d" % (d, n) for d, n in sorted(seen.items()))
 
 
@@ -75,11 +75,7 @@ def main():
         engine.new_game()
         search = engine.go(position, o.go)
         last = search.counts[-1] if search.counts else []
-
-        def number(key):
-            return int(last[last.index(key) + 1]) if key in last else 0
-
-        depth, nodes, time_ms = number("depth"), number("nodes"), number("time")
+        depth, nodes, time_ms = (number(last, key, 0) for key in ("depth", "nodes", "time"))
         total_nodes += nodes
         total_time += time_ms
         total_wall += search.wall_ms

@@ -13,7 +13,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from usi_engine import UsiEngine  # noqa: E402
+from usi_engine import UsiEngine, number  # noqa: E402
 
 POSITIONS = [
     # issue 43's middlegame
@@ -33,7 +33,7 @@ def search(cmd, options, sfen, movetime):
     for words in result.counts:
         for key in ("depth", "nodes", "nps"):
             if key in words:
-                last[key] = int(words[words.index(key) + 1])
+                last[key] = number(words, key)
     return last, result.wall_ms / 1000.0
 
 

@@ -14,18 +14,20 @@ import subprocess
 import time
 
 
+def number(words, key, default=None):
+    """The integer after `key` in an `info` line's words (`default` without one)."""
+    return int(words[words.index(key) + 1]) if key in words else default
+
+
 class Info:
     """One `info` line with a score and a line (`pv`), as the engine reported it."""
 
     def __init__(self, words):
-        def number(key, default=None):
-            return int(words[words.index(key) + 1]) if key in words else default
-
-        self.depth = number("depth")
-        self.seldepth = number("seldepth")
-        self.nodes = number("nodes")
-        self.time = number("time")
-        self.multipv = number("multipv", 1)
+        self.depth = number(words, "depth")
+        self.seldepth = number(words, "seldepth")
+        self.nodes = number(words, "nodes")
+        self.time = number(words, "time")
+        self.multipv = number(words, "multipv", 1)
         i = words.index("score")
         # `cp N` or `mate N` (`mate +` / `mate -` when the distance is unknown).
         self.mate = None

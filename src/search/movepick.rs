@@ -448,20 +448,22 @@ impl Threats {
     }
 }
 
-/// A promotion that captures nothing by a silver, knight or lance: worth little more
+/// The kind of the piece that `mv` promotes without capturing anything (None for any
+/// other move): the promotions YaneuraOu counts as quiet moves unless a pawn makes it.
+pub fn quiet_promotion_kind(pos: &Position, mv: Move) -> Option<PieceKind> {
+    if !mv.is_promotion() || pos.piece_at(mv.to()).is_some() {
+        return None;
+    }
+    Some(pos.piece_at(mv.from()?)?.kind())
+}
+
+/// A silver's, knight's or lance's promotion that captures nothing: worth little more
 /// than the same move unpromoted, unlike a pawn's, a bishop's or a rook's.
 fn is_minor_quiet_promotion(pos: &Position, mv: Move) -> bool {
-    mv.is_promotion()
-        && pos.piece_at(mv.to()).is_none()
-        && mv
-            .from()
-            .and_then(|from| pos.piece_at(from))
-            .is_some_and(|p| {
-                matches!(
-                    p.kind(),
-                    PieceKind::Silver | PieceKind::Knight | PieceKind::Lance
-                )
-            })
+    matches!(
+        quiet_promotion_kind(pos, mv),
+        Some(PieceKind::Silver | PieceKind::Knight | PieceKind::Lance)
+    )
 }
 
 /// The piece and move the opponent just played, for counter moves.

@@ -3,14 +3,14 @@
 
 use super::{cuts_off, Worker};
 use crate::search::correction::CorrectionKeys;
-use crate::search::movepick::MovePicker;
+use crate::search::movepick::{quiet_promotion_kind, MovePicker};
 use crate::search::params;
 use crate::search::score::{
     mate_in, mated_in, score_from_tt, EVAL_LIMIT, INFINITE, MATE_BOUND, MAX_PLY,
 };
 use crate::search::see::{see_ge, value};
 use crate::tt::Bound;
-use crate::types::{Move, PieceKind};
+use crate::types::PieceKind;
 
 /// With `qs_evasion_prune`, a capturing evasion that loses more than this by exchange
 /// (centipawns; YaneuraOu's 73, most of a pawn) is skipped once the side is not mated.
@@ -113,7 +113,9 @@ impl Worker {
             }
             if !in_check {
                 let all_promotions = params::qs_all_promotions() != 0;
-                if !all_promotions && self.quiet_promotion_of_a_piece(mv) {
+                let piece_promotion =
+                    quiet_promotion_kind(&self.pos, mv).is_some_and(|k| k != PieceKind::Pawn);
+                if !all_promotions && piece_promotion {
                     continue;
                 }
                 // Past the first few moves only recaptures (and, by the switch above,
@@ -166,16 +168,5 @@ impl Worker {
         let window = (original_alpha, beta);
         self.store::<PV>(key, best_move, best_score, window, eval, 0, ply, PV);
         best_score
-    }
-
-    /// A promotion that captures nothing, by a piece other than a pawn.
-    fn quiet_promotion_of_a_piece(&self, mv: Move) -> bool {
-        mv.is_promotion()
-            && self.pos.piece_at(mv.to()).is_none()
-            && mv.from().is_some_and(|from| {
-                self.pos
-                    .piece_at(from)
-                    .is_some_and(|p| p.kind() != PieceKind::Pawn)
-            })
     }
 }
