@@ -14,7 +14,7 @@ use super::history::{ContinuationRows, History, LOW_PLY};
 use super::params;
 use super::see::{promotion_gain, see_ge, value};
 use crate::position::{CheckInfo, GenType, Position};
-use crate::types::{Bitboard, Move, MoveList, Piece, PieceKind, MAX_MOVES};
+use crate::types::{Bitboard, Color, Move, MoveList, Piece, PieceKind, MAX_MOVES};
 use arrayvec::ArrayVec;
 
 /// Material gained counts this many times the capture history (at most 16,384), so the
@@ -37,6 +37,8 @@ const CHECK_BONUS: i32 = 12_000;
 /// Board value from which the opponent's stepping pieces (pawn to gold) count as cheaper
 /// attackers: the bishop's.
 const BIG_PIECE_VALUE: i32 = 855;
+/// Room for the promotions that count as quiet moves (a position rarely has a dozen).
+const QUIET_PROMOTIONS_MAX: usize = 64;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Stage {
@@ -78,6 +80,9 @@ pub struct MovePicker {
     /// Losing captures, kept for the end.
     bad: MoveList,
     bad_next: usize,
+    /// The promotions that capture nothing which `quiet_promotions` counts as quiet:
+    /// generated with the captures, handed out with the quiets.
+    quiet_promotions: ArrayVec<Move, QUIET_PROMOTIONS_MAX>,
     /// Quiet moves scoring above this are sorted; the rest keep generation order.
     sort_floor: i32,
     /// Set by the search once late quiet moves are pruned.
@@ -155,6 +160,7 @@ impl MovePicker {
             next: 0,
             bad: MoveList::new(),
             bad_next: 0,
+            quiet_promotions: ArrayVec::new(),
             sort_floor: 0,
             skip_quiets: false,
             checks: None,
@@ -169,6 +175,20 @@ impl MovePicker {
             self.scores
                 .push((victim + promotion) * VICTIM_WEIGHT + history.capture(pos, mv));
         }
+    }
+
+    /// Moves the promotions that count as quiet out of the captures, to be handed out
+    /// with the quiet moves (the rest, beyond the room kept for them, stay).
+    fn set_aside_quiet_promotions(&mut self, pos: &Position) {
+        let mut kept = 0;
+        for i in 0..self.moves.len() {
+            let mv = self.moves[i];
+            if is_tactical(pos, mv) || self.quiet_promotions.try_push(mv).is_err() {
+                self.moves[kept] = mv;
+                kept += 1;
+            }
+        }
+        self.moves.truncate(kept);
     }
 
     /// Takes the best-scored remaining move (selection: the lists are short).
@@ -195,6 +215,8 @@ impl MovePicker {
         self.moves.clear();
         if !self.skip_quiets {
             pos.generate(GenType::Quiets, &mut self.moves);
+            drop_needless_non_promotions(pos, &mut self.moves);
+            self.moves.extend(self.quiet_promotions.drain(..));
         }
         let side = pos.side_to_move();
         let threats = Threats::of(pos);
@@ -242,6 +264,7 @@ impl MovePicker {
     fn generate_evasions(&mut self, pos: &Position, history: &History) {
         self.moves.clear();
         pos.generate(GenType::Evasions, &mut self.moves);
+        drop_needless_non_promotions(pos, &mut self.moves);
         let side = pos.side_to_move();
         self.scores.clear();
         for &mv in self.moves.iter() {
@@ -286,6 +309,10 @@ impl MovePicker {
                 Stage::GenerateCaptures | Stage::GenerateQuiescence => {
                     self.moves.clear();
                     pos.generate(GenType::Captures, &mut self.moves);
+                    drop_needless_non_promotions(pos, &mut self.moves);
+                    if self.stage == Stage::GenerateCaptures && params::quiet_promotions() != 0 {
+                        self.set_aside_quiet_promotions(pos);
+                    }
                     self.score_captures(pos, history);
                     self.next = 0;
                     self.stage = if self.stage == Stage::GenerateCaptures {
@@ -305,9 +332,7 @@ impl MovePicker {
                         } else {
                             -self.scores[self.next - 1] / divisor
                         };
-                        let late = params::quiet_promotions_late() != 0
-                            && is_minor_quiet_promotion(pos, mv);
-                        if !late && see_ge(pos, mv, threshold) {
+                        if see_ge(pos, mv, threshold) {
                             return Some(mv);
                         }
                         self.bad.push(mv);
@@ -330,7 +355,7 @@ impl MovePicker {
                     if let Some(mv) = candidate {
                         if Some(mv) != self.tt_move
                             && !self.refutations.contains(&mv)
-                            && !pos.is_tactical(mv)
+                            && !is_tactical(pos, mv)
                             && pos.is_legal(mv)
                         {
                             self.refutations.push(mv);
@@ -424,7 +449,9 @@ impl Threats {
     }
 
     /// The ordering bonus of the quiet move `mv` of a piece of `kind` (quiet moves do
-    /// not promote): escapes and checks up, moves into cheaper attackers down.
+    /// not promote, but for the promotions `quiet_promotions` counts as quiet, whose
+    /// `kind` is the promoted one): escapes and checks up, moves into cheaper attackers
+    /// down.
     fn score(&self, pos: &Position, checks: &CheckInfo, mv: Move, kind: PieceKind) -> i32 {
         let v = value(kind);
         let threats = if v >= BIG_PIECE_VALUE {
@@ -457,13 +484,63 @@ pub fn quiet_promotion_kind(pos: &Position, mv: Move) -> Option<PieceKind> {
     Some(pos.piece_at(mv.from()?)?.kind())
 }
 
-/// A silver's, knight's or lance's promotion that captures nothing: worth little more
-/// than the same move unpromoted, unlike a pawn's, a bishop's or a rook's.
-fn is_minor_quiet_promotion(pos: &Position, mv: Move) -> bool {
-    matches!(
-        quiet_promotion_kind(pos, mv),
-        Some(PieceKind::Silver | PieceKind::Knight | PieceKind::Lance)
-    )
+/// Whether the main search treats `mv` as tactical (ordered by its gain with the
+/// captures, pruned by exchange, rewarded in the capture history) rather than as a
+/// quiet move: every capture, and the promotions that `quiet_promotions` does not count
+/// as quiet.
+#[inline]
+pub fn is_tactical(pos: &Position, mv: Move) -> bool {
+    if !pos.is_tactical(mv) {
+        return false;
+    }
+    match params::quiet_promotions() {
+        0 => true,
+        level => match quiet_promotion_kind(pos, mv) {
+            None | Some(PieceKind::Pawn) => true,
+            Some(PieceKind::Silver | PieceKind::Knight | PieceKind::Lance) => false,
+            Some(_) => level < 2,
+        },
+    }
+}
+
+/// The promotion zone of each side (its three farthest ranks), and each side's
+/// second-farthest rank, where a lance that does not promote can still move one step.
+const ZONE: [Bitboard; 2] = [
+    Bitboard::far_ranks(Color::Black, 3),
+    Bitboard::far_ranks(Color::White, 3),
+];
+const SECOND_RANK: [Bitboard; 2] = [Bitboard::rank(1), Bitboard::rank(7)];
+
+/// A legal move that `skip_non_promotions` leaves out: a pawn's, bishop's or rook's that
+/// could promote and does not, or a lance's to its second-farthest rank unpromoted. Its
+/// promotion is always legal beside it and never worse.
+#[inline]
+pub fn is_needless_non_promotion(pos: &Position, mv: Move) -> bool {
+    if mv.is_promotion() {
+        return false;
+    }
+    let Some(from) = mv.from() else {
+        return false;
+    };
+    let Some(piece) = pos.piece_at(from) else {
+        return false;
+    };
+    let side = piece.color().index();
+    match piece.kind() {
+        PieceKind::Pawn | PieceKind::Bishop | PieceKind::Rook => {
+            ZONE[side].has(mv.to()) || ZONE[side].has(from)
+        }
+        PieceKind::Lance => SECOND_RANK[side].has(mv.to()),
+        _ => false,
+    }
+}
+
+/// Drops from `moves` the ones [`is_needless_non_promotion`] names, when
+/// `skip_non_promotions` says so.
+fn drop_needless_non_promotions(pos: &Position, moves: &mut MoveList) {
+    if params::skip_non_promotions() != 0 {
+        moves.retain(|mv| !is_needless_non_promotion(pos, *mv));
+    }
 }
 
 /// The piece and move the opponent just played, for counter moves.
@@ -563,6 +640,87 @@ mod tests {
         let capture = pos.parse_move("5e5d").unwrap();
         let moves = picked(&pos, &History::default(), [None; 5], 3);
         assert_eq!(moves.last(), Some(&capture), "{moves:?}");
+    }
+
+    #[test]
+    fn promotions_that_capture_nothing_wait_with_the_quiets_as_quiet_promotions_says() {
+        // A silver and a rook can each promote without capturing; the king's quiet
+        // move 5i4h has the best history of all.
+        let pos = position("4k4/9/9/6S2/R8/9/9/9/4K4 b - 1");
+        let mut history = History::default();
+        let side = pos.side_to_move();
+        let favourite = pos.parse_move("5i4h").unwrap();
+        history.update_quiet(side, favourite, 8000);
+        let moves = picked(&pos, &history, [None; 5], 3);
+        assert_eq!(
+            moves.len(),
+            pos.legal_moves().len(),
+            "every legal move once"
+        );
+        let at = |text: &str| {
+            let mv = pos.parse_move(text).unwrap();
+            moves.iter().position(|&m| m == mv).unwrap()
+        };
+        let favourite_at = at("5i4h");
+        let level = params::quiet_promotions();
+        for (text, minor) in [
+            ("3d3c+", true),
+            ("3d2c+", true),
+            ("9e9c+", false),
+            ("9e9a+", false),
+        ] {
+            let quiet = if minor { level >= 1 } else { level >= 2 };
+            let mv = pos.parse_move(text).unwrap();
+            assert_eq!(is_tactical(&pos, mv), !quiet, "{text} at level {level}");
+            // A tactical promotion comes before every quiet move, a quiet one after the
+            // quiet move with the better history.
+            assert_eq!(
+                at(text) > favourite_at,
+                quiet,
+                "{text} at level {level}: {moves:?}"
+            );
+        }
+        // A capture is tactical at every level; a quiet move never is.
+        let capture = position("4k4/9/6p2/6S2/9/9/9/9/4K4 b - 1");
+        assert!(is_tactical(&capture, capture.parse_move("3d3c+").unwrap()));
+        assert!(is_tactical(&capture, capture.parse_move("3d3c").unwrap()));
+        assert!(!is_tactical(&pos, favourite));
+    }
+
+    #[test]
+    fn needless_non_promotions_are_the_pawns_bishops_rooks_and_second_rank_lances() {
+        // Black: a pawn, lance, knight, silver, bishop and rook that can enter the zone;
+        // White the same, mirrored, to move in the second position.
+        let black = position("4k4/9/9/L1SP1B2R/1N7/9/9/9/4K4 b - 1");
+        let white = position("4k4/9/9/9/7n1/r2b1ps1l/9/9/4K4 w - 1");
+        for (pos, needless, needed) in [
+            (
+                &black,
+                &["6d6c", "4d2b", "4d3c", "1d1c", "1d1a", "9d9b"][..],
+                &["9d9c", "8e7c", "7d7c", "6d6c+", "4d3c+", "1d1c+"][..],
+            ),
+            (
+                &white,
+                &["4f4g", "6f8h", "6f7g", "9f9g", "9f9i", "1f1h"][..],
+                &["1f1g", "2e3g", "3f3g", "4f4g+", "6f7g+", "9f9g+"][..],
+            ),
+        ] {
+            for text in needless {
+                let mv = pos.parse_move(text).unwrap();
+                assert!(is_needless_non_promotion(pos, mv), "{text}");
+            }
+            for text in needed {
+                let mv = pos.parse_move(text).unwrap();
+                assert!(!is_needless_non_promotion(pos, mv), "{text}");
+            }
+            // Each one left out has its promotion, legal, beside it.
+            for &mv in pos.legal_moves().iter() {
+                if is_needless_non_promotion(pos, mv) {
+                    let promoted = Move::new(mv.from().unwrap(), mv.to(), true);
+                    assert!(pos.legal_moves().contains(&promoted), "{mv}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -290,11 +290,19 @@ params! {
     /// stand pat lacks to alpha, less `delta_margin` (YaneuraOu's futility by exchange);
     /// 0: it must only not lose material.
     qs_see_futility = 0, 0..=1;
-    /// Main search, 1: a silver, knight or lance that promotes without capturing waits
-    /// with the losing captures, after the quiet moves (YaneuraOu orders such a
-    /// promotion as a quiet move, by its history); 0: it comes with the good captures,
-    /// before the killers and the quiets.
-    quiet_promotions_late = 0, 0..=1;
+    /// Main search: which promotions that capture nothing count as quiet moves, ordered
+    /// by history among the quiets, pruned, reduced and rewarded as quiet moves are
+    /// (YaneuraOu counts every one but a pawn's as quiet). 0: none, every promotion is
+    /// tactical, ordered with the captures by its gain; 1: a silver's, knight's or
+    /// lance's, worth little more than the same move unpromoted; 2: every one but a
+    /// pawn's.
+    quiet_promotions = 0, 0..=2;
+    /// 1: the searches (main, quiescence, root) skip a pawn's, bishop's or rook's move
+    /// that could promote and does not, and a lance's to its second-farthest rank
+    /// unpromoted: never better than the promotion (the promoted piece goes everywhere
+    /// the plain one does, and a tokin does not block pawn drops on its file), so
+    /// YaneuraOu generates none of them unless told to; 0: every legal move.
+    skip_non_promotions = 0, 0..=1;
 
     /// The score of a repetition in which the side to move keeps strictly more in hand
     /// (negated: strictly less), centipawns. The opponent lost material in the cycle and

@@ -6,7 +6,7 @@
 use super::{cuts_off, Worker};
 use crate::search::correction::CorrectionKeys;
 use crate::search::history::{bonus, continuation_row, pawn_index, ContinuationRows, LOW_PLY};
-use crate::search::movepick::{previous_move, MovePicker};
+use crate::search::movepick::{is_tactical, previous_move, MovePicker};
 use crate::search::params;
 use crate::search::score::{
     mate_in, mated_in, score_from_tt, score_to_tt, EVAL_LIMIT, INFINITE, MATE_BOUND, MAX_PLY,
@@ -264,7 +264,7 @@ impl Worker {
             static_eval,
             improving,
             tt_pv,
-            tt_capture: tt_move.is_some_and(|m| self.pos.is_tactical(m)),
+            tt_capture: tt_move.is_some_and(|m| is_tactical(&self.pos, m)),
             has_tt_move: tt_move.is_some(),
             tt_score,
             tt_depth: entry.map_or(-1, |e| e.depth),
@@ -320,7 +320,7 @@ impl Worker {
                 continue;
             }
             searched += 1;
-            let tactical = self.pos.is_tactical(mv);
+            let tactical = is_tactical(&self.pos, mv);
             let gives_check = picker.gives_check(&self.pos, mv);
             let moved = self.pos.moved_piece_after(mv);
             let history_score = if tactical {
@@ -498,7 +498,7 @@ impl Worker {
             // side of the evaluation, after a quiet best move (a capture's gain is no
             // misjudgement of the position).
             if let Some(keys) = correction_keys {
-                let quiet_best = best_move.is_none_or(|m| !self.pos.is_tactical(m));
+                let quiet_best = best_move.is_none_or(|m| !is_tactical(&self.pos, m));
                 let below = best_score < static_eval && best_score < beta;
                 let above = best_score > static_eval && best_move.is_some();
                 if quiet_best && (below || above) && best_score.abs() < MATE_BOUND {
@@ -892,7 +892,7 @@ impl Worker {
     /// A table cutoff at ply `p` by its move `mv` (step 2): a quiet move gets a share of
     /// a cutoff's bonus in the main and continuation histories.
     fn reward_tt_cutoff(&mut self, p: usize, mv: Option<Move>, depth: i32) {
-        let Some(mv) = mv.filter(|&m| !self.pos.is_tactical(m) && self.pos.is_legal(m)) else {
+        let Some(mv) = mv.filter(|&m| !is_tactical(&self.pos, m) && self.pos.is_legal(m)) else {
             return;
         };
         let rows = self.continuation_rows(p, self.previous_at(p));
@@ -981,7 +981,7 @@ impl Worker {
         let side = self.pos.side_to_move();
         let b = bonus(depth);
         let malus = (b * params::history_malus() / 100).min(params::history_malus_max());
-        if !self.pos.is_tactical(best) {
+        if !is_tactical(&self.pos, best) {
             let f = &mut self.frames[p];
             if f.killers[0] != Some(best) {
                 f.killers[1] = f.killers[0];

@@ -11,6 +11,7 @@ mod quiescence;
 
 use super::correction::Correction;
 use super::history::History;
+use super::movepick::is_needless_non_promotion;
 use super::params;
 use super::score::{mate_in, score_to_tt, EVAL_LIMIT, INFINITE, MAX_PLY, PERPETUAL_CHECK_WIN};
 use super::shared::{Job, Shared};
@@ -230,7 +231,13 @@ impl Worker {
             .filter(|m| wanted.contains(m))
             .collect();
         if moves.is_empty() {
-            moves = legal.to_vec();
+            moves = legal
+                .iter()
+                .copied()
+                .filter(|&m| {
+                    params::skip_non_promotions() == 0 || !is_needless_non_promotion(&self.pos, m)
+                })
+                .collect();
         }
         self.root_moves = moves
             .into_iter()
