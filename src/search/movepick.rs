@@ -180,15 +180,9 @@ impl MovePicker {
     /// Moves the promotions that count as quiet out of the captures, to be handed out
     /// with the quiet moves (the rest, beyond the room kept for them, stay).
     fn set_aside_quiet_promotions(&mut self, pos: &Position) {
-        let mut kept = 0;
-        for i in 0..self.moves.len() {
-            let mv = self.moves[i];
-            if is_tactical(pos, mv) || self.quiet_promotions.try_push(mv).is_err() {
-                self.moves[kept] = mv;
-                kept += 1;
-            }
-        }
-        self.moves.truncate(kept);
+        let aside = &mut self.quiet_promotions;
+        self.moves
+            .retain(|mv| is_tactical(pos, *mv) || aside.try_push(*mv).is_err());
     }
 
     /// Takes the best-scored remaining move (selection: the lists are short).
@@ -537,7 +531,7 @@ pub fn is_needless_non_promotion(pos: &Position, mv: Move) -> bool {
 
 /// Drops from `moves` the ones [`is_needless_non_promotion`] names, when
 /// `skip_non_promotions` says so.
-fn drop_needless_non_promotions(pos: &Position, moves: &mut MoveList) {
+pub fn drop_needless_non_promotions(pos: &Position, moves: &mut MoveList) {
     if params::skip_non_promotions() != 0 {
         moves.retain(|mv| !is_needless_non_promotion(pos, *mv));
     }

@@ -11,7 +11,7 @@ mod quiescence;
 
 use super::correction::Correction;
 use super::history::History;
-use super::movepick::is_needless_non_promotion;
+use super::movepick::drop_needless_non_promotions;
 use super::params;
 use super::score::{mate_in, score_to_tt, EVAL_LIMIT, INFINITE, MAX_PLY, PERPETUAL_CHECK_WIN};
 use super::shared::{Job, Shared};
@@ -223,7 +223,7 @@ impl Worker {
         for f in self.frames.iter_mut() {
             *f = Frame::default();
         }
-        let legal = self.pos.legal_moves();
+        let mut legal = self.pos.legal_moves();
         let wanted = &job.settings.limits.searchmoves;
         let mut moves: Vec<Move> = legal
             .iter()
@@ -231,13 +231,8 @@ impl Worker {
             .filter(|m| wanted.contains(m))
             .collect();
         if moves.is_empty() {
-            moves = legal
-                .iter()
-                .copied()
-                .filter(|&m| {
-                    params::skip_non_promotions() == 0 || !is_needless_non_promotion(&self.pos, m)
-                })
-                .collect();
+            drop_needless_non_promotions(&self.pos, &mut legal);
+            moves = legal.to_vec();
         }
         self.root_moves = moves
             .into_iter()
