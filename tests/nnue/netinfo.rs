@@ -150,6 +150,22 @@ fn netinfo_describes_an_sfnn_net() {
     );
 }
 
+/// A split first layer is named in the shape and described on a line of its own.
+#[test]
+fn netinfo_describes_a_split_first_layer() {
+    let tmp = TempDir::new("netinfo-sfnn-split");
+    let path = tmp.write("split.bin", &super::sfnn_buckets::split_dummy_net());
+    let report = report_of(&path);
+    assert!(
+        field(&report, "shape").starts_with("SFNN_halfka2_128_8_16_c0_s64x2_k3k3: "),
+        "{report}"
+    );
+    assert_eq!(
+        field(&report, "first layer"),
+        "split, each of 2 groups of 4 outputs reading the 0 common inputs and its own 64"
+    );
+}
+
 /// Every file the loader refuses: exit code 2, one line on stderr naming the file and
 /// what its header says, nothing on stdout, no panic.
 #[test]

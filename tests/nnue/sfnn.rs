@@ -430,9 +430,10 @@ pub fn malformed_sfnn_cases() -> Vec<(&'static str, Vec<u8>, &'static str)> {
             "the header's hash is",
         ),
         (
-            "sfnn-common-shard.bin",
+            // A split first layer is read, but its shards must be whole registers.
+            "sfnn-bad-split.bin",
             restring(&structure.replace("_8_8{", "_8_8_c0_s32x2{")),
-            "an SFNN net",
+            "2 shards of 32",
         ),
         (
             "sfnn-stacks.bin",

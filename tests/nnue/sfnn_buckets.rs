@@ -30,12 +30,14 @@ const PROGRESS_WEIGHTS: usize = 81 * 1548;
 #[derive(Clone, Copy, Debug)]
 struct Shape {
     name: &'static str,
+    /// The transformer's width per side.
+    half: usize,
     h1: usize,
     stacks: usize,
     progress: bool,
 }
 
-/// The transformer's width and the second hidden layer of every shape: small, so that
+/// The transformer's width and the second hidden layer of most shapes: small, so that
 /// thousands of stacks stay a few tens of megabytes (128 is the narrowest width
 /// YaneuraOu's usual SFNN code path takes).
 const HALF: usize = 128;
@@ -46,47 +48,87 @@ const H2: usize = 16;
 const SHAPES: [Shape; 7] = [
     Shape {
         name: "SFNN_halfka2_128_7_16_hand4_k9k9_progress2",
+        half: HALF,
         h1: 7,
         stacks: 4 * 81 * 2,
         progress: true,
     },
     Shape {
         name: "SFNN_halfka2_128_8_16_hand16_k21k21",
+        half: HALF,
         h1: 8,
         stacks: 16 * 21 * 21,
         progress: false,
     },
     Shape {
         name: "SFNN_halfka2_128_7_16_hand64z_k9k9z_progress3",
+        half: HALF,
         h1: 7,
         stacks: 64 * 81 * 3,
         progress: true,
     },
     Shape {
         name: "SFNN_halfka2_128_7_16_hand64_k13k13z",
+        half: HALF,
         h1: 7,
         stacks: 64 * 13 * 13,
         progress: false,
     },
     Shape {
         name: "SFNN_halfka2_128_7_16_hand256_progress16",
+        half: HALF,
         h1: 7,
         stacks: 256 * 16,
         progress: true,
     },
     Shape {
         name: "SFNN_halfka2_128_7_16_hand1024_progress8",
+        half: HALF,
         h1: 7,
         stacks: 1024 * 8,
         progress: true,
     },
     Shape {
         name: "SFNN_halfka2_128_7_16_k29k29_progress32",
+        half: HALF,
         h1: 7,
         stacks: 29 * 29 * 32,
         progress: true,
     },
 ];
+
+/// Three more shapes: YaneuraOu's split first layer (a common part and two shards; no
+/// common part and one stack per king zone pair) and the one progress bucket count the
+/// seven above lack.
+const MORE_SHAPES: [Shape; 3] = [
+    Shape {
+        name: "SFNN_halfka2_256_7_16_c128_s64x2",
+        half: 256,
+        h1: 7,
+        stacks: 1,
+        progress: false,
+    },
+    Shape {
+        name: "SFNN_halfka2_128_8_16_c0_s64x2_k3k3",
+        half: HALF,
+        h1: 8,
+        stacks: 9,
+        progress: false,
+    },
+    Shape {
+        name: "SFNN_halfka2_128_7_16_progress4",
+        half: HALF,
+        h1: 7,
+        stacks: 4,
+        progress: true,
+    },
+];
+
+/// The file YaneuraOu's generator writes for the split shape without common inputs (for
+/// `hayate netinfo`'s test).
+pub fn split_dummy_net() -> Vec<u8> {
+    MORE_SHAPES[1].dummy_net()
+}
 
 /// The seeds of the wide nets.
 const WIDE_SEED: u64 = 0x5f_b0c7;
@@ -96,8 +138,9 @@ impl Shape {
     /// edition, in capitals).
     fn structure(&self) -> String {
         format!(
-            "ModelType=SFNNWithoutPsqt;Features=HalfKA2(Friend)[{FEATURES}->{HALF}x2],\
+            "ModelType=SFNNWithoutPsqt;Features=HalfKA2(Friend)[{FEATURES}->{}x2],\
              Network={}{{LayerStack={}}}",
+            self.half,
             self.name.to_ascii_uppercase(),
             self.stacks
         )
@@ -109,7 +152,11 @@ impl Shape {
 
     /// Each stack's layers: (inputs, outputs).
     fn layers(&self) -> [(usize, usize); 3] {
-        [(HALF, self.first_outputs()), (2 * self.h1, H2), (H2, 1)]
+        [
+            (self.half, self.first_outputs()),
+            (2 * self.h1, H2),
+            (H2, 1),
+        ]
     }
 
     fn header(&self, out: &mut Vec<u8>) {
@@ -130,9 +177,9 @@ impl Shape {
     /// zero biases; weights 0, 1 or -1; progress weights 0, 1 or -1 (of 2^-16).
     fn dummy_net(&self) -> Vec<u8> {
         let mut rng = PyRandom::new(DUMMY_SEED);
-        let mut out = Vec::with_capacity(HALF * FEATURES + self.stacks * 2048 + (1 << 20));
+        let mut out = Vec::with_capacity(self.half * FEATURES + self.stacks * 2048 + (1 << 20));
         self.header(&mut out);
-        dummy_transformer(&mut rng, HALF, FEATURES, &mut out);
+        dummy_transformer(&mut rng, self.half, FEATURES, &mut out);
         if self.progress {
             out.extend(PROGRESS_HASH.to_le_bytes());
             out.extend(0i32.to_le_bytes());
@@ -157,9 +204,9 @@ impl Shape {
     /// positions over all progress buckets, and each stack its own layers.
     fn wide_net(&self, seed: u64) -> Vec<u8> {
         let mut rng = Rng(seed | 1);
-        let mut out = Vec::with_capacity(HALF * FEATURES * 11 / 10 + self.stacks * 2048);
+        let mut out = Vec::with_capacity(self.half * FEATURES * 11 / 10 + self.stacks * 2048);
         self.header(&mut out);
-        wide_transformer(&mut rng, HALF, FEATURES, &mut out);
+        wide_transformer(&mut rng, self.half, FEATURES, &mut out);
         if self.progress {
             out.extend(PROGRESS_HASH.to_le_bytes());
             out.extend((rng.range(-60_000, 60_000) as i32).to_le_bytes());
@@ -227,15 +274,39 @@ fn check_recorded(
 }
 
 fn check_shape(index: usize) {
-    let shape = SHAPES[index];
-    let rows = recorded();
+    check_shape_against(
+        SHAPES[index],
+        WIDE_SEED + index as u64,
+        &recorded(),
+        4 * index,
+    );
+}
+
+/// The recorded rows of [`MORE_SHAPES`], as [`recorded`]'s.
+fn recorded_more() -> Vec<(Position, Vec<i32>)> {
+    recorded_values(
+        include_str!("../data/nnue-yaneuraou-sfnn-more.tsv"),
+        4 * MORE_SHAPES.len(),
+    )
+}
+
+fn check_more_shape(index: usize) {
+    let seed = WIDE_SEED + (SHAPES.len() + index) as u64;
+    check_shape_against(MORE_SHAPES[index], seed, &recorded_more(), 4 * index);
+}
+
+/// Checks `shape`'s dummy net and its wide net from `seed` against the recorded columns
+/// from `first` on, the stacks the positions reach, and the incremental and portable
+/// evaluations against the full ones.
+fn check_shape_against(shape: Shape, seed: u64, rows: &[(Position, Vec<i32>)], first: usize) {
+    let index = first / 4;
     assert!(rows.len() >= 250, "{} rows", rows.len());
     {
         let net = load(&shape.dummy_net(), shape);
-        check_recorded(&net, &rows, 4 * index, DUMMY_SCALES);
+        check_recorded(&net, rows, first, DUMMY_SCALES);
     }
-    let net = load(&shape.wide_net(WIDE_SEED + index as u64), shape);
-    let stacks = check_recorded(&net, &rows, 4 * index + 2, WIDE_SCALES);
+    let net = load(&shape.wide_net(seed), shape);
+    let stacks = check_recorded(&net, rows, first + 2, WIDE_SCALES);
     // The positions reach many stacks, and many values of each part of the index.
     let Layout::Sfnn(b) = net.arch().layout else {
         panic!("an SFNN net")
@@ -254,7 +325,7 @@ fn check_shape(index: usize) {
         b.hand_count()
     );
     assert!(
-        stacks.len() > 40,
+        stacks.len() >= shape.stacks.min(41),
         "{}: {} stacks used",
         shape.name,
         stacks.len()
@@ -274,7 +345,7 @@ fn check_shape(index: usize) {
         "{}: {progresses} progress buckets",
         shape.name
     );
-    let distinct: HashSet<i32> = rows.iter().map(|(_, v)| v[4 * index + 2]).collect();
+    let distinct: HashSet<i32> = rows.iter().map(|(_, v)| v[first + 2]).collect();
     assert!(
         distinct.len() > rows.len() / 2,
         "{}: {} distinct values",
@@ -329,12 +400,28 @@ fn sfnn_k29k29_progress32_evaluates_as_yaneuraou() {
     check_shape(6);
 }
 
+#[test]
+fn sfnn_split_first_layer_evaluates_as_yaneuraou() {
+    check_more_shape(0);
+}
+
+#[test]
+fn sfnn_split_first_layer_without_common_inputs_k3k3_evaluates_as_yaneuraou() {
+    check_more_shape(1);
+}
+
+#[test]
+fn sfnn_progress4_evaluates_as_yaneuraou() {
+    check_more_shape(2);
+}
+
 /// The dummy nets are the files YaneuraOu's generator writes (`python3 nnue_dummy_gen.py
 /// <name> nn.bin`, Python 3.11), byte for byte: their sizes and SHA-256.
 #[test]
 fn the_bucket_dummy_nets_are_the_ones_yaneuraous_generator_writes() {
     use sha2::{Digest, Sha256};
-    for (shape, (len, sha256)) in SHAPES.into_iter().zip(DUMMY_FILES) {
+    let all = SHAPES.into_iter().chain(MORE_SHAPES);
+    for (shape, (len, sha256)) in all.zip(DUMMY_FILES.into_iter().chain(MORE_DUMMY_FILES)) {
         let bytes = shape.dummy_net();
         let digest: String = Sha256::digest(&bytes)
             .iter()
@@ -381,6 +468,22 @@ const DUMMY_FILES: [(usize, &str); 7] = [
     ),
 ];
 
+/// The same for `MORE_SHAPES` (YaneuraOu's generator writes a split first layer whole).
+const MORE_DUMMY_FILES: [(usize, &str); 3] = [
+    (
+        33_782_074,
+        "ad3ab132947e7a281a83fb127b79b7ab37e981a32f6611ebd9d5dbd418b596e2",
+    ),
+    (
+        16_904_829,
+        "b923bd978928d928f6f450567597f019d777163dfc1b49581d5173c691448925",
+    ),
+    (
+        17_398_025,
+        "c94137c7f32b0c5d60c5f130ab1c4ff58abde150225a12d243687a34f6ffc339",
+    ),
+];
+
 /// Over USI: `EvalFile` takes a net with progress buckets, `isready` names it, `eval`
 /// gives YaneuraOu's values.
 #[test]
@@ -399,13 +502,14 @@ fn sfnn_bucket_nets_over_usi() {
 /// Writes the nets and the positions to record, for YaneuraOu:
 /// `HAYATE_TEST_NET_DIR=dir cargo test --release --test nnue -- --ignored
 /// write_sfnn_bucket_nets` writes `s<i>-dummy.bin` and `s<i>-wide.bin` for the i-th
-/// shape (from 1), and buckets.sfen (the positions of nnue-yaneuraou-sfnn.tsv).
+/// shape (from 1; `MORE_SHAPES` after `SHAPES`), and buckets.sfen (the positions of nnue-yaneuraou-sfnn.tsv).
 #[test]
 #[ignore]
 fn write_sfnn_bucket_nets() {
     let dir = PathBuf::from(std::env::var("HAYATE_TEST_NET_DIR").expect("HAYATE_TEST_NET_DIR"));
     std::fs::create_dir_all(&dir).unwrap();
-    for (i, shape) in SHAPES.into_iter().enumerate() {
+    // The shapes of MORE_SHAPES follow as s8 to s10.
+    for (i, shape) in SHAPES.into_iter().chain(MORE_SHAPES).enumerate() {
         let n = i + 1;
         std::fs::write(dir.join(format!("s{n}-dummy.bin")), shape.dummy_net()).unwrap();
         std::fs::write(

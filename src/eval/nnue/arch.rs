@@ -414,6 +414,70 @@ impl Buckets {
     }
 }
 
+/// YaneuraOu's split of an SFNN net's first layer (`_c<common>_s<shard>x<groups>` in the
+/// edition's name): the layer's outputs fall into `groups` equal groups, and each group
+/// reads only the first `common` inputs and its own `shard` of the rest. The file holds
+/// the whole matrix all the same; YaneuraOu keeps only those weights, so hayate zeroes
+/// the others when it reads them and evaluates with the dense kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Shards {
+    pub common: usize,
+    pub shard: usize,
+    /// 1: no split.
+    pub groups: usize,
+}
+
+impl Shards {
+    /// The first layer reads all its inputs.
+    pub const NONE: Shards = Shards {
+        common: 0,
+        shard: 0,
+        groups: 1,
+    };
+
+    pub const fn is_split(self) -> bool {
+        self.groups > 1
+    }
+
+    /// Whether output `out` of the first layer, with `outputs` in all, reads input `input`.
+    pub const fn reads(self, out: usize, outputs: usize, input: usize) -> bool {
+        if !self.is_split() || input < self.common {
+            return true;
+        }
+        let group = out / (outputs / self.groups);
+        let start = self.common + group * self.shard;
+        start <= input && input < start + self.shard
+    }
+
+    /// The name's tokens, `_c1024_s256x8`; empty without a split.
+    pub fn suffix(self) -> String {
+        if self.is_split() {
+            format!("_c{}_s{}x{}", self.common, self.shard, self.groups)
+        } else {
+            String::new()
+        }
+    }
+
+    /// The split that the tokens `c<common>` and `s<shard>x<groups>` (lower case)
+    /// describe, as YaneuraOu's generator reads them: more than one group of a shard of
+    /// at least one input.
+    pub fn from_tokens(common: &str, shard: &str) -> Option<Shards> {
+        let common = common.strip_prefix('c')?;
+        let (shard, groups) = shard.strip_prefix('s')?.split_once('x')?;
+        let digits = |t: &str| {
+            (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| t.parse::<usize>().ok())
+                .flatten()
+        };
+        let s = Shards {
+            common: digits(common)?,
+            shard: digits(shard)?,
+            groups: digits(groups)?,
+        };
+        (s.shard > 0 && s.groups > 1).then_some(s)
+    }
+}
+
 /// The two families of nets YaneuraOu reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Layout {
@@ -438,6 +502,8 @@ pub struct Architecture {
     pub hidden1: usize,
     pub hidden2: usize,
     pub layout: Layout,
+    /// An SFNN net's split first layer ([`Shards::NONE`] for every other net).
+    pub shards: Shards,
 }
 
 /// Hash in the header of every SFNN net without progress buckets (YaneuraOu's
@@ -519,6 +585,7 @@ impl Architecture {
             hidden1,
             hidden2,
             layout: Layout::Classic,
+            shards: Shards::NONE,
         }
     }
 
@@ -536,7 +603,13 @@ impl Architecture {
             hidden1,
             hidden2,
             layout: Layout::Sfnn(buckets),
+            shards: Shards::NONE,
         }
+    }
+
+    /// The same SFNN shape with its first layer split as `shards` says.
+    pub const fn with_shards(self, shards: Shards) -> Self {
+        Architecture { shards, ..self }
     }
 
     /// YaneuraOu's `SFNN1536` edition: `SFNN_halfkahm2_1536_15_32_k3k3`.
@@ -597,11 +670,12 @@ impl Architecture {
     pub fn name(&self) -> String {
         if let Layout::Sfnn(buckets) = self.layout {
             return format!(
-                "SFNN_{}_{}_{}_{}{}",
+                "SFNN_{}_{}_{}_{}{}{}",
                 self.features.short_name(),
                 self.half,
                 self.hidden1,
                 self.hidden2,
+                self.shards.suffix(),
                 buckets.suffix()
             );
         }
@@ -783,6 +857,30 @@ impl Architecture {
                 self.features.short_name(),
                 most
             ));
+        }
+        let Shards {
+            common,
+            shard,
+            groups,
+        } = self.shards;
+        if self.shards.is_split() {
+            let step = SFNN_HALF_STEP;
+            let fits = common + shard * groups == self.half;
+            if !fits || common % step != 0 || shard % step != 0 {
+                return Err(format!(
+                    "a first layer split into {common} common inputs and {groups} shards of \
+                     {shard} (YaneuraOu's generator wants multiples of {step} that add up to \
+                     the transformer's {})",
+                    self.half
+                ));
+            }
+            if !self.first_outputs().is_multiple_of(groups) {
+                return Err(format!(
+                    "{} first-layer outputs in {groups} groups (YaneuraOu's generator wants \
+                     equal groups)",
+                    self.first_outputs()
+                ));
+            }
         }
         if self.stacks() > MAX_STACKS {
             return Err(format!(

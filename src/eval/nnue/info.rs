@@ -218,6 +218,18 @@ impl fmt::Display for NetInfo {
             a.stacks(),
             if a.stacks() == 1 { "" } else { "s" }
         )?;
+        let s = a.shards;
+        if s.is_split() {
+            writeln!(
+                f,
+                "first layer: split, each of {} groups of {} outputs reading the {} common \
+                 inputs and its own {}",
+                s.groups,
+                a.first_outputs() / s.groups,
+                s.common,
+                s.shard
+            )?;
+        }
         writeln!(f, "file hash: {}", self.file_hash)?;
         writeln!(f, "feature transformer hash: {}", self.transformer_hash)?;
         let mismatched = self

@@ -3,8 +3,8 @@
 
 use super::aligned::{Aligned, Plain};
 use super::arch::{
-    padded, Architecture, FeatureSet, HandBuckets, KingBuckets, Layout, MAX_HIDDEN, PROGRESS_HASH,
-    VERSION,
+    padded, Architecture, FeatureSet, HandBuckets, KingBuckets, Layout, Shards, MAX_HIDDEN,
+    PROGRESS_HASH, VERSION,
 };
 use super::effects::Effects;
 use super::error::NnueError;
@@ -255,16 +255,32 @@ impl<R: Read> Reader<R> {
     /// One stack of layers of `arch`.
     fn layers(&mut self, arch: Architecture) -> Result<Layers, NnueError> {
         Ok(Layers {
-            hidden1: self.affine(arch.first_inputs(), arch.first_outputs())?,
-            hidden2: self.affine(arch.second_inputs(), arch.hidden2)?,
-            output: self.affine(arch.hidden2, 1)?,
+            hidden1: self.affine(arch.first_inputs(), arch.first_outputs(), arch.shards)?,
+            hidden2: self.affine(arch.second_inputs(), arch.hidden2, Shards::NONE)?,
+            output: self.affine(arch.hidden2, 1, Shards::NONE)?,
         })
     }
 
-    fn affine(&mut self, inputs: usize, outputs: usize) -> Result<Affine, NnueError> {
+    /// An affine layer; with `shards` split, each output keeps only the weights of the
+    /// inputs it reads (the file holds the whole matrix, YaneuraOu reads only those).
+    fn affine(
+        &mut self,
+        inputs: usize,
+        outputs: usize,
+        shards: Shards,
+    ) -> Result<Affine, NnueError> {
         let biases = self.numbers(outputs, i32::from_le_bytes)?;
         let row = padded(inputs);
-        let weights = self.numbers(outputs * row, |[b]: [u8; 1]| b as i8)?;
+        let mut weights = self.numbers(outputs * row, |[b]: [u8; 1]| b as i8)?;
+        if shards.is_split() {
+            for (out, weights) in weights.chunks_exact_mut(row).enumerate() {
+                for (input, w) in weights.iter_mut().enumerate() {
+                    if !shards.reads(out, outputs, input) {
+                        *w = 0;
+                    }
+                }
+            }
+        }
         let interleaved = simd::interleave(&weights, outputs, row);
         Ok(Affine {
             biases,

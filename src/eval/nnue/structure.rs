@@ -25,7 +25,7 @@
 //!
 //! [`identify`] puts the string and the header's hash together into the file's shape.
 
-use super::arch::{Architecture, Buckets, FeatureSet, KingBuckets, COMMON};
+use super::arch::{Architecture, Buckets, FeatureSet, KingBuckets, Shards, COMMON};
 use super::error::NnueError;
 
 /// Largest number read from the string: far above any size a net has, small enough that
@@ -107,7 +107,7 @@ const SFNN1536_NETWORK: &str = "SFNN-1536";
 
 /// The shape an SFNN net's architecture string describes, if hayate reads it: any
 /// feature set but HalfKPE9, one stack or any of the hand, king and progress buckets of
-/// YaneuraOu's generator (not its common/shard split of the first layer).
+/// YaneuraOu's generator, its first layer whole or split into common and shard inputs.
 pub fn parse_sfnn(s: &str) -> Option<Architecture> {
     let (features, network) = s.strip_prefix(SFNN_PREFIX)?.split_once(",Network=")?;
     let (name, sizes) = features.strip_suffix(']')?.split_once('[')?;
@@ -134,11 +134,17 @@ pub fn parse_sfnn(s: &str) -> Option<Architecture> {
         let ft = number(parts.next()?)?;
         let h1 = number(parts.next()?)?;
         let h2 = number(parts.next()?)?;
+        // The split of the first layer comes right after the sizes, as two tokens.
+        let shards = if parts.clone().next().is_some_and(|t| t.starts_with('c')) {
+            Shards::from_tokens(parts.next()?, parts.next()?)?
+        } else {
+            Shards::NONE
+        };
         let buckets = Buckets::from_tokens(parts)?;
         if ft != half {
             return None;
         }
-        Architecture::sfnn(set, ft, h1, h2, buckets)
+        Architecture::sfnn(set, ft, h1, h2, buckets).with_shards(shards)
     };
     (arch.half == half && number(stacks)? == arch.stacks()).then_some(arch)
 }
@@ -234,7 +240,8 @@ mod tests {
         assert_eq!(parse_sfnn(other), Some(a));
         assert_eq!(parse_sfnn(&a.structure()), Some(a));
         // Stack counts that are not the buckets', unknown or repeated bucket tokens, the
-        // common/shard split, a width that is not the features', HalfKPE9.
+        // split tokens in the wrong place or malformed, a width that is not the
+        // features', HalfKPE9.
         for damaged in [
             s.replace("SFNN-1536", "SFNN_halfkahm2_1536_15_32_hand4_k3k3"),
             s.replace("=9}", "=8}"),
@@ -245,7 +252,12 @@ mod tests {
             other.replace("_64{LayerStack=1", "_64_progress1{LayerStack=1"),
             other.replace("_64{LayerStack=1", "_64_hand4_hand4{LayerStack=16"),
             other.replace("_64{LayerStack=1", "_64_k9k9_k3k3{LayerStack=729"),
-            other.replace("_64{LayerStack=1", "_64_c0_s512x2{LayerStack=1"),
+            other.replace("_64{LayerStack=1", "_64_s512x2_c0{LayerStack=1"),
+            other.replace("_64{LayerStack=1", "_64_c0{LayerStack=1"),
+            other.replace("_64{LayerStack=1", "_64_c0_s512x1{LayerStack=1"),
+            other.replace("_64{LayerStack=1", "_64_c0_s0x2{LayerStack=1"),
+            other.replace("_64{LayerStack=1", "_64_c_s512x2{LayerStack=1"),
+            other.replace("_64{LayerStack=1", "_64_k3k3_c0_s512x2{LayerStack=9"),
             other.replace("_64{LayerStack=1", "_64_ls9{LayerStack=9"),
             other.replace("HalfKA_hm2(Friend)[73305", "HalfKPE9(Friend)[1128492"),
         ] {
@@ -299,6 +311,46 @@ mod tests {
         let odd = other.replace("_8_64", "_9_64");
         let e = identify(0x3C20_3B32, &odd).unwrap_err();
         assert!(e.to_string().contains("first hidden layer of 9"), "{e}");
+    }
+
+    /// YaneuraOu's split first layer (`_c<common>_s<shard>x<groups>` right after the
+    /// sizes, before any buckets): read with the buckets after it, written back the same,
+    /// and refused when the parts do not add up as its generator requires.
+    #[test]
+    fn sfnn_split_first_layers_are_read() {
+        let text = "ModelType=SFNNWithoutPsqt;Features=HalfKA2(Friend)[131949->3072x2],\
+                    Network=SFNN_HALFKA2_3072_7_64_C1024_S256X8_K3K3{LayerStack=9}";
+        let split = Shards {
+            common: 1024,
+            shard: 256,
+            groups: 8,
+        };
+        let a =
+            Architecture::sfnn(FeatureSet::HalfKA2, 3072, 7, 64, Buckets::K3K3).with_shards(split);
+        assert_eq!(parse_sfnn(text), Some(a));
+        assert_eq!(a.name(), "SFNN_halfka2_3072_7_64_c1024_s256x8_k3k3");
+        assert_eq!(parse_sfnn(&a.structure()), Some(a));
+        assert_eq!(identify(0x3C20_3B32, text).ok(), Some(a));
+        // Output 0 (group 0) reads the common inputs and the first shard only; the last
+        // output (group 7) the common inputs and the last shard.
+        assert!(split.reads(0, 8, 0) && split.reads(0, 8, 1023));
+        assert!(split.reads(0, 8, 1024) && split.reads(0, 8, 1279));
+        assert!(!split.reads(0, 8, 1280) && !split.reads(0, 8, 3071));
+        assert!(split.reads(7, 8, 1023) && split.reads(7, 8, 2816) && split.reads(7, 8, 3071));
+        assert!(!split.reads(7, 8, 1024) && !split.reads(7, 8, 2815));
+        assert!(Shards::NONE.reads(3, 8, 3000));
+        // No common part at all is allowed.
+        let c0 = text.replace("C1024_S256X8", "C0_S384X8");
+        assert!(identify(0x3C20_3B32, &c0).is_ok(), "{c0}");
+        for (bad, why) in [
+            ("_7_64_C1024_S256X4", "add up"),
+            ("_7_64_C1000_S259X8", "multiples of 64"),
+            ("_16_64_C0_S1024X3", "equal groups"),
+        ] {
+            let t = text.replace("_7_64_C1024_S256X8", bad);
+            let e = identify(0x3C20_3B32, &t).unwrap_err();
+            assert!(e.to_string().contains(why), "{t}: {e}");
+        }
     }
 
     #[test]
