@@ -418,7 +418,7 @@ impl Buckets {
 /// edition's name): the layer's outputs fall into `groups` equal groups, and each group
 /// reads only the first `common` inputs and its own `shard` of the rest. The file holds
 /// the whole matrix all the same; YaneuraOu keeps only those weights, so hayate zeroes
-/// the others when it reads them and evaluates with the dense kernels.
+/// the others when it reads them and multiplies each group over its own inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Shards {
     pub common: usize,

@@ -3,8 +3,8 @@
 
 use super::aligned::{Aligned, Plain};
 use super::arch::{
-    padded, Architecture, FeatureSet, HandBuckets, KingBuckets, Layout, Shards, MAX_HIDDEN,
-    PROGRESS_HASH, VERSION,
+    padded, Architecture, FeatureSet, HandBuckets, KingBuckets, Layout, Shards, MAX_HALF,
+    MAX_HIDDEN, PROGRESS_HASH, VERSION,
 };
 use super::effects::Effects;
 use super::error::NnueError;
@@ -101,6 +101,40 @@ impl Affine {
     }
 }
 
+/// A split first layer (`arch.shards`) cut into one layer per group, each over the
+/// common inputs and the group's shard, in that order; empty without a split. The
+/// products YaneuraOu skips are skipped here too.
+fn split_groups(full: &Affine, arch: Architecture) -> Vec<Affine> {
+    let s = arch.shards;
+    if !s.is_split() {
+        return Vec::new();
+    }
+    let outputs = arch.first_outputs() / s.groups;
+    let row = padded(arch.first_inputs());
+    // Both parts are multiples of 64 (`check_bounds`): no padding.
+    let inputs = s.common + s.shard;
+    (0..s.groups)
+        .map(|g| {
+            let start = s.common + g * s.shard;
+            let mut weights = Aligned::zeroed(outputs * inputs);
+            let mut biases = Aligned::zeroed(outputs);
+            for o in 0..outputs {
+                let full_row = &full.weights[(g * outputs + o) * row..][..row];
+                let group_row = &mut weights[o * inputs..][..inputs];
+                group_row[..s.common].copy_from_slice(&full_row[..s.common]);
+                group_row[s.common..].copy_from_slice(&full_row[start..start + s.shard]);
+                biases[o] = full.biases[g * outputs + o];
+            }
+            let interleaved = simd::interleave(&weights, outputs, inputs);
+            Affine {
+                biases,
+                weights,
+                interleaved,
+            }
+        })
+        .collect()
+}
+
 /// ClippedReLU: `clamp(x >> 6, 0, 127)`, the shift arithmetic (rounding down).
 #[inline]
 fn clipped_relu(input: &[i32], out: &mut [u8]) {
@@ -127,6 +161,9 @@ fn sqr_clipped_relu(x: i32) -> u8 {
 #[derive(Clone)]
 struct Layers {
     hidden1: Affine,
+    /// A split first layer's groups, each over its own inputs only (the common ones,
+    /// then its shard): `hidden1` with the zeroed weights left out. Empty without a split.
+    groups: Vec<Affine>,
     hidden2: Affine,
     output: Affine,
 }
@@ -254,8 +291,10 @@ impl<R: Read> Reader<R> {
 
     /// One stack of layers of `arch`.
     fn layers(&mut self, arch: Architecture) -> Result<Layers, NnueError> {
+        let hidden1 = self.affine(arch.first_inputs(), arch.first_outputs(), arch.shards)?;
         Ok(Layers {
-            hidden1: self.affine(arch.first_inputs(), arch.first_outputs(), arch.shards)?,
+            groups: split_groups(&hidden1, arch),
+            hidden1,
             hidden2: self.affine(arch.second_inputs(), arch.hidden2, Shards::NONE)?,
             output: self.affine(arch.hidden2, 1, Shards::NONE)?,
         })
@@ -554,7 +593,10 @@ impl Network {
         let stacks: usize = self
             .stacks
             .iter()
-            .map(|s| affine(&s.hidden1) + affine(&s.hidden2) + affine(&s.output))
+            .map(|s| {
+                let groups: usize = s.groups.iter().map(affine).sum();
+                affine(&s.hidden1) + groups + affine(&s.hidden2) + affine(&s.output)
+            })
             .sum();
         (transformer + stacks + self.structure.len()) as u64
     }
@@ -716,11 +758,25 @@ impl Network {
 
         let (h1, h2) = (self.arch.hidden1, self.arch.hidden2);
         let mut first = [0i32; MAX_HIDDEN];
-        layers.hidden1.propagate(
-            self.kernels,
-            transformed,
-            &mut first[..self.arch.first_outputs()],
-        );
+        if layers.groups.is_empty() {
+            layers.hidden1.propagate(
+                self.kernels,
+                transformed,
+                &mut first[..self.arch.first_outputs()],
+            );
+        } else {
+            // Each group reads the common inputs and its own shard, side by side.
+            let s = self.arch.shards;
+            let mut input = [0u8; MAX_HALF];
+            let input = &mut input[..s.common + s.shard];
+            input[..s.common].copy_from_slice(&transformed[..s.common]);
+            let outputs = self.arch.first_outputs() / s.groups;
+            for (g, layer) in layers.groups.iter().enumerate() {
+                let start = s.common + g * s.shard;
+                input[s.common..].copy_from_slice(&transformed[start..start + s.shard]);
+                layer.propagate(self.kernels, input, &mut first[g * outputs..][..outputs]);
+            }
+        }
         // check_bounds keeps 2·hidden1, padded, within MAX_HIDDEN; the padding stays zero.
         let mut hidden1 = [0u8; MAX_HIDDEN];
         for (i, &x) in first[..h1].iter().enumerate() {
