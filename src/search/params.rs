@@ -182,7 +182,8 @@ params! {
     /// when improving) the remaining quiets are skipped: 5, 8, 13, 20 at depths 1 to 4.
     /// Shogi has two to three times the moves of chess, drops included, so the counts are
     /// above chess's (3 + d²) / 2, which cost 96 Elo here while most quiets were left
-    /// unsorted (see `quiet_sort_limit`); not tried since.
+    /// unsorted (see `quiet_sort_limit`), and with them sorted stood at −13.8 (−56.9 ..
+    /// +28.7) in 251 games at 20,000 nodes (2026-11-29).
     lmp_base = 9, 2..=64;
     /// See `lmp_base`.
     lmp_factor = 2, 1..=12;

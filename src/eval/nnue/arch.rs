@@ -457,25 +457,6 @@ impl Shards {
             String::new()
         }
     }
-
-    /// The split that the tokens `c<common>` and `s<shard>x<groups>` (lower case)
-    /// describe, as YaneuraOu's generator reads them: more than one group of a shard of
-    /// at least one input.
-    pub fn from_tokens(common: &str, shard: &str) -> Option<Shards> {
-        let common = common.strip_prefix('c')?;
-        let (shard, groups) = shard.strip_prefix('s')?.split_once('x')?;
-        let digits = |t: &str| {
-            (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
-                .then(|| t.parse::<usize>().ok())
-                .flatten()
-        };
-        let s = Shards {
-            common: digits(common)?,
-            shard: digits(shard)?,
-            groups: digits(groups)?,
-        };
-        (s.shard > 0 && s.groups > 1).then_some(s)
-    }
 }
 
 /// The two families of nets YaneuraOu reads.
@@ -858,12 +839,12 @@ impl Architecture {
                 most
             ));
         }
-        let Shards {
-            common,
-            shard,
-            groups,
-        } = self.shards;
         if self.shards.is_split() {
+            let Shards {
+                common,
+                shard,
+                groups,
+            } = self.shards;
             let step = SFNN_HALF_STEP;
             let fits = common + shard * groups == self.half;
             if !fits || common % step != 0 || shard % step != 0 {

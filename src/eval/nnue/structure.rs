@@ -136,7 +136,7 @@ pub fn parse_sfnn(s: &str) -> Option<Architecture> {
         let h2 = number(parts.next()?)?;
         // The split of the first layer comes right after the sizes, as two tokens.
         let shards = if parts.clone().next().is_some_and(|t| t.starts_with('c')) {
-            Shards::from_tokens(parts.next()?, parts.next()?)?
+            split_tokens(parts.next()?, parts.next()?)?
         } else {
             Shards::NONE
         };
@@ -147,6 +147,20 @@ pub fn parse_sfnn(s: &str) -> Option<Architecture> {
         Architecture::sfnn(set, ft, h1, h2, buckets).with_shards(shards)
     };
     (arch.half == half && number(stacks)? == arch.stacks()).then_some(arch)
+}
+
+/// YaneuraOu's split of an SFNN first layer from its two tokens, `c<common>` and
+/// `s<shard>x<groups>` (lower case), as its generator reads them: more than one group of
+/// a shard of at least one input.
+fn split_tokens(common: &str, shard: &str) -> Option<Shards> {
+    let common = number(common.strip_prefix('c')?)?;
+    let (shard, groups) = shard.strip_prefix('s')?.split_once('x')?;
+    let s = Shards {
+        common,
+        shard: number(shard)?,
+        groups: number(groups)?,
+    };
+    (s.shard > 0 && s.groups > 1).then_some(s)
 }
 
 /// The shape of a net file from its header: the shape its architecture string
@@ -257,6 +271,7 @@ mod tests {
             other.replace("_64{LayerStack=1", "_64_c0_s512x1{LayerStack=1"),
             other.replace("_64{LayerStack=1", "_64_c0_s0x2{LayerStack=1"),
             other.replace("_64{LayerStack=1", "_64_c_s512x2{LayerStack=1"),
+            other.replace("_64{LayerStack=1", "_64_c0_s99999999999x2{LayerStack=1"),
             other.replace("_64{LayerStack=1", "_64_k3k3_c0_s512x2{LayerStack=9"),
             other.replace("_64{LayerStack=1", "_64_ls9{LayerStack=9"),
             other.replace("HalfKA_hm2(Friend)[73305", "HalfKPE9(Friend)[1128492"),
