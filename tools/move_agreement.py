@@ -13,8 +13,10 @@ the gap between engines at several node counts, not one figure alone.
   tools/move_agreement.py collect OUT.jsonl POSITIONS NODES ENGINE [--option K=V ...]
       [--cwd DIR]: each position searched after `usinewgame` with `go nodes NODES`;
       one JSON line each: pos, move, score, depth
-  tools/move_agreement.py compare REF.jsonl RUN.jsonl ...
-      each run's agreement with the reference and its average depth
+  tools/move_agreement.py compare REF.jsonl RUN.jsonl ... [--consensus REF2.jsonl]
+      each run's agreement with the reference and its average depth; with --consensus,
+      only the positions where both references chose the same move (a second engine's
+      deep search as the other reference takes out most of either engine's style)
 
 Example (2026-11-28, docs/search.md): a reference of YaneuraOu at 3,000,000 nodes, then
 hayate and YaneuraOu at 20,000, 100,000 and 300,000.
@@ -77,6 +79,13 @@ def compare(args):
     for line in open(args.ref):
         r = json.loads(line)
         ref[r["pos"]] = r["move"]
+    if args.consensus:
+        other = {}
+        for line in open(args.consensus):
+            r = json.loads(line)
+            other[r["pos"]] = r["move"]
+        ref = {pos: mv for pos, mv in ref.items() if other.get(pos) == mv}
+        print("%d positions where both references agree" % len(ref))
     for run in args.runs:
         rows = [json.loads(line) for line in open(run)]
         rows = [r for r in rows if r["pos"] in ref]
@@ -107,6 +116,8 @@ def main():
     m = sub.add_parser("compare")
     m.add_argument("ref")
     m.add_argument("runs", nargs="+")
+    m.add_argument("--consensus", default=None, help="a second reference; only the "
+                   "positions where both references chose the same move count")
     m.set_defaults(run=compare)
     args = parser.parse_args()
     args.run(args)
