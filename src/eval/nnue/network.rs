@@ -3,8 +3,8 @@
 
 use super::aligned::{Aligned, Plain};
 use super::arch::{
-    padded, Architecture, FeatureSet, HandBuckets, KingBuckets, Layout, Shards, MAX_HALF,
-    MAX_HIDDEN, PROGRESS_HASH, VERSION,
+    padded, Architecture, FeatureSet, HandBuckets, KingBuckets, Layout, Shards, MAX_HIDDEN,
+    PROGRESS_HASH, VERSION,
 };
 use super::effects::Effects;
 use super::error::NnueError;
@@ -751,7 +751,9 @@ impl Network {
     ) -> i32 {
         let layers = &self.stacks[stack];
         let half = self.arch.half;
-        let transformed = &mut transformed[..half];
+        // The products take the scratch's first half; a split first layer's inputs are
+        // gathered in the second (no buffer of its own to clear at every evaluation).
+        let (transformed, gathered) = transformed[..2 * half].split_at_mut(half);
         let (ours, theirs) = transformed.split_at_mut(half / 2);
         simd::pairwise_product(self.kernels, us, ours);
         simd::pairwise_product(self.kernels, them, theirs);
@@ -767,8 +769,7 @@ impl Network {
         } else {
             // Each group reads the common inputs and its own shard, side by side.
             let s = self.arch.shards;
-            let mut input = [0u8; MAX_HALF];
-            let input = &mut input[..s.common + s.shard];
+            let input = &mut gathered[..s.common + s.shard];
             input[..s.common].copy_from_slice(&transformed[..s.common]);
             let outputs = self.arch.first_outputs() / s.groups;
             for (g, layer) in layers.groups.iter().enumerate() {
