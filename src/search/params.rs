@@ -61,23 +61,23 @@ macro_rules! params {
 
 params! {
     /// Late-move reductions: the constant part, in thousandths of a ply (about 0.3 ply).
-    lmr_base = 319, 0..=1500;
+    lmr_base = 274, 0..=1500;
     /// Late-move reductions grow as ln(depth)·ln(move number) divided by this, in
     /// hundredths (about 2.1): about one ply at depth 8 and the 10th move.
-    lmr_divisor = 208, 100..=500;
+    lmr_divisor = 210, 100..=500;
     /// A non-PV node is reduced this much more (1/1024 ply): its result matters less.
-    lmr_non_pv = 1020, 0..=3072;
+    lmr_non_pv = 1054, 0..=3072;
     /// An expected cut node is reduced this much more (1/1024 ply): a move that refutes
     /// it is usually among the first.
-    lmr_cut_node = 808, 0..=3072;
+    lmr_cut_node = 977, 0..=3072;
     /// An improving position is reduced this much less (1/1024 ply).
-    lmr_improving = 580, 0..=2048;
+    lmr_improving = 533, 0..=2048;
     /// A check, given or escaped, is reduced this much less (1/1024 ply): forcing lines
     /// are where shogi's tactics hide.
-    lmr_check = 751, 0..=3072;
+    lmr_check = 696, 0..=3072;
     /// The quiet history changes the reduction by history / this (in plies): a move that
     /// often cut off is reduced less.
-    lmr_history_divisor = 8092, 1024..=32768;
+    lmr_history_divisor = 8413, 1024..=32768;
     /// A non-PV node that was once on a principal variation (the table says so) is
     /// reduced this much less (1/1024 ply): it is likelier to matter.
     lmr_tt_pv = 0, 0..=3072;
@@ -132,17 +132,17 @@ params! {
     /// Reverse futility pruning is tried up to this depth.
     rfp_depth = 7, 1..=16;
     /// Reverse futility margin per ply of depth (centipawns).
-    rfp_margin = 109, 20..=400;
+    rfp_margin = 110, 20..=400;
     /// The margin is this much smaller when the static evaluation is improving.
-    rfp_improving = 56, 0..=200;
+    rfp_improving = 47, 0..=200;
 
     /// Razoring up to this depth (0: off): a node whose static evaluation is far below
     /// alpha is answered by the quiescence search when that confirms it.
     razor_depth = 3, 0..=8;
     /// Razoring's margin: this...
-    razor_base = 436, 0..=2000;
+    razor_base = 424, 0..=2000;
     /// ...plus this times depth² (centipawns).
-    razor_margin = 346, 0..=1000;
+    razor_margin = 385, 0..=1000;
 
     /// Null-move pruning from this depth on.
     nmp_depth = 3, 1..=8;
@@ -151,7 +151,7 @@ params! {
     /// ...plus one per this many plies of depth...
     nmp_depth_divisor = 3, 1..=12;
     /// ...plus one per this many centipawns that the evaluation exceeds beta...
-    nmp_eval_divisor = 171, 50..=800;
+    nmp_eval_divisor = 165, 50..=800;
     /// ...but at most this many for the evaluation.
     nmp_eval_max = 3, 0..=6;
     /// From this depth a null-move cutoff is verified by a reduced search with null
@@ -162,17 +162,17 @@ params! {
     /// search four plies shallower cuts the node.
     probcut_depth = 5, 0..=16;
     /// See `probcut_depth` (centipawns; less this margin's quarter when improving).
-    probcut_margin = 194, 50..=600;
+    probcut_margin = 195, 50..=600;
 
     /// Singular extensions from this depth on (one more at a node that was on a PV): the
     /// table move is extended when every other move, searched to half the depth, falls
     /// short of its table score by a margin.
     singular_depth = 6, 4..=12;
     /// The singular margin: this many centipawns per ply of depth, in 1/64.
-    singular_margin = 73, 16..=256;
+    singular_margin = 80, 16..=256;
     /// A singular move is extended two plies when the others fall this much further
     /// (centipawns) short.
-    singular_double_margin = 14, 0..=200;
+    singular_double_margin = 18, 0..=200;
 
     /// Internal iterative reduction from this depth on: a PV or cut node without a table
     /// move is searched a ply shallower.
@@ -191,16 +191,16 @@ params! {
     /// Futility pruning of quiet moves up to this (reduced) depth.
     futility_depth = 6, 1..=12;
     /// Futility margin: this plus `futility_margin` per ply (centipawns).
-    futility_base = 110, 0..=400;
+    futility_base = 118, 0..=400;
     /// See `futility_base`.
-    futility_margin = 140, 30..=400;
+    futility_margin = 115, 30..=400;
     /// The quiet history adds history / this to the futility margin.
-    futility_history_divisor = 63, 8..=512;
+    futility_history_divisor = 64, 8..=512;
 
     /// Quiet moves are sorted (by history, continuation history and threats) when they
     /// score above −this·depth; the rest keep generation order. With every failed quiet
     /// marked down, most scores are negative: a floor of 0 left most moves unsorted.
-    quiet_sort_limit = 3496, 0..=20000;
+    quiet_sort_limit = 3361, 0..=20000;
 
     /// The quiet moves' order counts the main history this many times beside the
     /// continuation rows (YaneuraOu: twice).
@@ -214,7 +214,7 @@ params! {
     /// no more than its ordering score (16 × the victim and promotion gain, plus its
     /// capture history) over this (0: only when it loses nothing; YaneuraOu's 7 × the
     /// victim over 18 is about 41 here).
-    good_capture_divisor = 36, 0..=200;
+    good_capture_divisor = 40, 0..=200;
     /// Quiet evasions are ordered by the main history and the continuation history by
     /// the move just played (1), or by the main history alone (0).
     evasion_continuation = 1, 0..=1;
@@ -226,18 +226,18 @@ params! {
     /// −`history_prune_margin`·depth are pruned below this reduced depth (0: off).
     history_prune_depth = 4, 0..=12;
     /// See `history_prune_depth`.
-    history_prune_margin = 4281, 500..=16000;
+    history_prune_margin = 4408, 500..=16000;
 
     /// Quiet moves that lose more than `see_quiet_margin`·depth² by exchange are pruned
     /// up to this (reduced) depth.
     see_quiet_depth = 8, 1..=16;
     /// See `see_quiet_depth` (centipawns).
-    see_quiet_margin = 25, 5..=150;
+    see_quiet_margin = 16, 5..=150;
     /// Captures and promotions that lose more than `see_tactical_margin`·depth are pruned
     /// up to this depth.
     see_tactical_depth = 8, 1..=16;
     /// See `see_tactical_depth` (centipawns).
-    see_tactical_margin = 134, 20..=400;
+    see_tactical_margin = 149, 20..=400;
 
     /// Futility pruning of captures (not checks) below this reduced depth (0: off): a
     /// capture is skipped when the static evaluation plus what the capture wins (the
@@ -246,9 +246,9 @@ params! {
     /// 20,000 nodes: +36.0 Elo (+8.4 .. +64.1), SPRT(0, 25) H1 after 591 games.
     capture_futility_depth = 7, 0..=12;
     /// See `capture_futility_depth`: the margin's constant part (centipawns)...
-    capture_futility_base = 74, 0..=600;
+    capture_futility_base = 80, 0..=600;
     /// ...and its part per ply of reduced depth.
-    capture_futility_margin = 120, 0..=600;
+    capture_futility_margin = 114, 0..=600;
 
     /// Every check is extended up to this depth; deeper, only checks that do not lose
     /// the checking piece by exchange.
@@ -259,7 +259,7 @@ params! {
 
     /// Quiescence delta pruning: a capture that would leave the side this far (centipawns)
     /// below alpha even after winning the piece is skipped.
-    delta_margin = 215, 0..=1000;
+    delta_margin = 211, 0..=1000;
     /// Quiescence outside check: after this many moves, only recaptures on the last
     /// move's square and promotions are searched (0: no limit). YaneuraOu's and
     /// Stockfish's count; +24 Elo (−8 .. +56) in 451 games at 20,000 nodes against none.
@@ -325,25 +325,25 @@ params! {
 
     /// Correction history: the weight (in 1/1024) of the material table's entry in the
     /// correction added to the static evaluation...
-    correction_material_weight = 67, 0..=256;
+    correction_material_weight = 63, 0..=256;
     /// ...and of each king area's entry...
-    correction_king_weight = 36, 0..=256;
+    correction_king_weight = 39, 0..=256;
     /// ...and of the pawn structure's entry (0: not kept)...
     correction_pawn_weight = 0, 0..=256;
     /// ...and of the last two moves' entry (0: not kept; the main search only).
     correction_continuation_weight = 0, 0..=256;
 
     /// History bonus for a cutoff at depth d: this·d² + `history_bonus_linear`·d...
-    history_bonus_quadratic = 31, 0..=128;
+    history_bonus_quadratic = 32, 0..=128;
     /// ...see `history_bonus_quadratic`...
-    history_bonus_linear = 71, 0..=512;
+    history_bonus_linear = 66, 0..=512;
     /// ...capped at this, so that deep cutoffs do not swamp the table.
-    history_bonus_max = 2600, 200..=8000;
+    history_bonus_max = 2611, 200..=8000;
     /// The moves searched before a cutoff lose this share (percent) of the cutoff's
     /// bonus: a move that failed is likelier to fail again than the cutoff's move is to
     /// cut again (YaneuraOu's malus is several times its bonus). 200 against 100 at
     /// 20,000 nodes: +13.8 Elo (−16 .. +44) in 502 games, then +21.7 (−2 .. +46) in 800.
-    history_malus = 165, 0..=400;
+    history_malus = 178, 0..=400;
     /// ...but at most this much.
     history_malus_max = 16384, 256..=16384;
     /// When a node fails low, the opponent's quiet move that led to it gets this share
