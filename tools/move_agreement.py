@@ -74,16 +74,15 @@ def collect(args):
     engine.quit()
 
 
+def moves_of(path):
+    """The move chosen in each position of a collected file."""
+    return {r["pos"]: r["move"] for r in map(json.loads, open(path))}
+
+
 def compare(args):
-    ref = {}
-    for line in open(args.ref):
-        r = json.loads(line)
-        ref[r["pos"]] = r["move"]
+    ref = moves_of(args.ref)
     if args.consensus:
-        other = {}
-        for line in open(args.consensus):
-            r = json.loads(line)
-            other[r["pos"]] = r["move"]
+        other = moves_of(args.consensus)
         ref = {pos: mv for pos, mv in ref.items() if other.get(pos) == mv}
         print("%d positions where both references agree" % len(ref))
     for run in args.runs:

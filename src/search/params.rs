@@ -63,7 +63,7 @@ params! {
     /// Late-move reductions: the constant part, in thousandths of a ply (about 0.3 ply).
     lmr_base = 274, 0..=1500;
     /// Late-move reductions grow as ln(depth)·ln(move number) divided by this, in
-    /// hundredths (about 2.1): about one ply at depth 8 and the 10th move.
+    /// hundredths (about 2.1): about one ply at depth 4 and the 5th move.
     lmr_divisor = 210, 100..=500;
     /// A non-PV node is reduced this much more (1/1024 ply): its result matters less.
     lmr_non_pv = 1054, 0..=3072;
