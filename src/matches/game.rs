@@ -232,6 +232,9 @@ pub struct PlayedMove {
     pub time_ms: u64,
     /// The mover's last reported score, centipawns from its side.
     pub score: Option<i32>,
+    /// The depth and node count of the mover's last `info` line that gave them.
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
     /// What the mover's clock allowed for this move ([`Clock::time_limit`]), `None` under
     /// a fixed node or depth limit.
     pub limit_ms: Option<u64>,
@@ -468,6 +471,8 @@ fn play_moves(
             mv,
             time_ms: elapsed.as_millis() as u64,
             score: reply.score,
+            depth: reply.depth,
+            nodes: reply.nodes,
             limit_ms,
         });
         if try_win {
@@ -624,6 +629,8 @@ mod tests {
                 mv,
                 time_ms: 0,
                 score,
+                depth: None,
+                nodes: None,
                 limit_ms: None,
             })
             .collect()

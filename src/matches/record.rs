@@ -98,7 +98,9 @@ pub fn csa_game(record: &GameRecord) -> String {
 /// One game as the JSON-lines file holds it. Game, opening and engine numbers are 1-based;
 /// `times_ms` are the moves' thinking times and `limits_ms` what each mover's clock allowed
 /// (`null` under a fixed node or depth limit); `scores` are each mover's own view in
-/// centipawns (mates as ±(100000 − plies)), `null` where the engine reported none.
+/// centipawns (mates as ±(100000 − plies)), `null` where the engine reported none;
+/// `depths` and `nodes` what each mover's last `info` line gave (empty lists in records
+/// written before they were kept).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JsonGame {
     pub game: usize,
@@ -114,6 +116,10 @@ pub struct JsonGame {
     pub times_ms: Vec<u64>,
     pub limits_ms: Vec<Option<u64>>,
     pub scores: Vec<Option<i32>>,
+    #[serde(default)]
+    pub depths: Vec<Option<u32>>,
+    #[serde(default)]
+    pub nodes: Vec<Option<u64>>,
     pub plies: usize,
     pub result: String,
     pub winner: Option<String>,
@@ -139,6 +145,8 @@ pub fn json_game(record: &GameRecord, engine_names: &[String; 2]) -> String {
         times_ms: record.moves.iter().map(|m| m.time_ms).collect(),
         limits_ms: record.moves.iter().map(|m| m.limit_ms).collect(),
         scores: record.moves.iter().map(|m| m.score).collect(),
+        depths: record.moves.iter().map(|m| m.depth).collect(),
+        nodes: record.moves.iter().map(|m| m.nodes).collect(),
         plies: record.moves.len(),
         result: record.outcome.notation().to_string(),
         winner: match record.outcome {
@@ -185,6 +193,10 @@ pub fn parse_json_game(line: &str) -> Result<(GameRecord, [String; 2]), String> 
     {
         return Err("moves, times, limits and scores differ in length".into());
     }
+    // Records written before depths and nodes were kept have neither.
+    if ![0, n].contains(&json.depths.len()) || ![0, n].contains(&json.nodes.len()) {
+        return Err("moves, depths and nodes differ in length".into());
+    }
     if json.game == 0 || json.opening == 0 {
         return Err("game and opening numbers start at 1".into());
     }
@@ -199,6 +211,8 @@ pub fn parse_json_game(line: &str) -> Result<(GameRecord, [String; 2]), String> 
             mv,
             time_ms: json.times_ms[i],
             score: json.scores[i],
+            depth: json.depths.get(i).copied().flatten(),
+            nodes: json.nodes.get(i).copied().flatten(),
             limit_ms: json.limits_ms[i],
         });
     }
@@ -248,6 +262,8 @@ mod tests {
                     mv,
                     time_ms: 1500,
                     score: Some(-20),
+                    depth: Some(9),
+                    nodes: Some(12345),
                     limit_ms: Some(2000),
                 }
             })
@@ -356,6 +372,7 @@ mod tests {
         assert!(line.contains(
             "\"moves\":[\"7g7f\"],\"times_ms\":[1500],\"limits_ms\":[2000],\"scores\":[-20]"
         ));
+        assert!(line.contains("\"depths\":[9],\"nodes\":[12345]"), "{line}");
         assert!(line.contains("\"winner\":\"white\",\"winner_engine\":1"));
         assert!(line.contains("\"detail\":\"line\\nbreak\""));
         let control = GameRecord {
@@ -391,6 +408,19 @@ mod tests {
     }
 
     #[test]
+    fn json_lines_without_depths_and_nodes_still_read() {
+        // Records written before depths and nodes were kept have neither field.
+        let names = ["a".to_string(), "b".to_string()];
+        let r = record("startpos", &["7g7f"], Outcome::Draw, EndReason::MaxMoves);
+        let line = json_game(&r, &names).replace(",\"depths\":[9],\"nodes\":[12345]", "");
+        assert!(!line.contains("depths"), "{line}");
+        let (back, _) = parse_json_game(&line).unwrap();
+        assert_eq!(back.moves[0].depth, None);
+        assert_eq!(back.moves[0].nodes, None);
+        assert_eq!(back.moves[0].score, Some(-20));
+    }
+
+    #[test]
     fn json_lines_that_no_runner_wrote_are_refused() {
         let names = ["a".to_string(), "b".to_string()];
         let r = record("startpos", &["7g7f"], Outcome::Draw, EndReason::MaxMoves);
@@ -408,6 +438,8 @@ mod tests {
                 "unknown reason",
             ),
             ("\"plies\":1", "\"plies\":2", "length"),
+            ("\"depths\":[9]", "\"depths\":[9,9]", "depths and nodes"),
+            ("\"nodes\":[12345]", "\"nodes\":[1,2]", "depths and nodes"),
             ("\"black_engine\":2", "\"black_engine\":1", "both colours"),
             ("\"start\":\"startpos\"", "\"start\":\"kifu\"", "opening"),
         ] {

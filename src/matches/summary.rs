@@ -219,6 +219,13 @@ struct MoveTimes {
     /// The move that came closest to the engine's own clock limit: time left over (negative
     /// when the move ran past the limit but within the runner's margin), the limit, where.
     least_spare: Option<(i64, u64, MoveAt)>,
+    /// Moves whose last `info` line gave a depth, and those depths summed.
+    depth_moves: u64,
+    depth_total: u64,
+    /// Nodes and thinking time of the moves that reported a node count: nodes a second in
+    /// the games themselves, where a fixed position's speed may mislead.
+    searched_nodes: u64,
+    searched_ms: u64,
 }
 
 impl MoveTimes {
@@ -234,6 +241,14 @@ impl MoveTimes {
             };
             self.moves += 1;
             self.total_ms += m.time_ms;
+            if let Some(d) = m.depth {
+                self.depth_moves += 1;
+                self.depth_total += u64::from(d);
+            }
+            if let Some(n) = m.nodes {
+                self.searched_nodes += n;
+                self.searched_ms += m.time_ms;
+            }
             if self.longest.is_none_or(|(ms, _)| m.time_ms > ms) {
                 self.longest = Some((m.time_ms, at));
             }
@@ -269,6 +284,14 @@ impl MoveTimes {
             };
             text.push_str(&format!("; {what} (game {}, move {})", at.game, at.ply));
         }
+        if self.depth_moves > 0 {
+            let depth = self.depth_total as f64 / self.depth_moves as f64;
+            text.push_str(&format!("; depth {depth:.1} on average"));
+        }
+        if let Some(nps) = (self.searched_nodes * 1000).checked_div(self.searched_ms) {
+            let sep = if self.depth_moves > 0 { "," } else { ";" };
+            text.push_str(&format!("{sep} {nps} nodes a second"));
+        }
         Some(text)
     }
 }
@@ -294,6 +317,8 @@ mod tests {
                     mv,
                     time_ms,
                     score: None,
+                    depth: None,
+                    nodes: None,
                     limit_ms,
                 }
             })
@@ -355,5 +380,29 @@ mod tests {
             "1 move, average 20 ms, longest 20 ms (game 5, move 1)"
         );
         assert_eq!(MoveTimes::default().summary(), None);
+    }
+
+    #[test]
+    fn depths_and_nodes_a_second_come_from_the_moves_that_reported_them() {
+        let mut g = game("startpos", &[200, 100, 300, 100, 500], &[None; 5]);
+        // Black's moves: 1, 3 and 5; move 5 reported nothing.
+        for (i, (depth, nodes)) in [(Some(10), Some(100_000)), (Some(13), Some(240_000))]
+            .into_iter()
+            .enumerate()
+        {
+            g.moves[2 * i].depth = depth;
+            g.moves[2 * i].nodes = nodes;
+        }
+        g.moves[1].depth = Some(40);
+        let mut black = MoveTimes::default();
+        black.add(&g, 1);
+        assert!(
+            black
+                .summary()
+                .unwrap()
+                .ends_with("; depth 11.5 on average, 680000 nodes a second"),
+            "{:?}",
+            black.summary()
+        );
     }
 }

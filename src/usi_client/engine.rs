@@ -119,6 +119,9 @@ pub struct Reply {
     /// The last score the engine reported for this move, in centipawns from its own side
     /// (mates as `±(MATE_CP - plies)`).
     pub score: Option<i32>,
+    /// The depth and the node count of the last `info` line that gave them.
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
     /// The move after `ponder` on the `bestmove` line, if the engine gave one.
     pub ponder: Option<String>,
     /// The last principal variation the engine reported (its moves as sent).
@@ -379,6 +382,8 @@ impl Engine {
     /// lines before it.
     pub fn wait_bestmove(&mut self, allowance: Duration) -> Result<Reply, EngineError> {
         let mut score = None;
+        let mut depth = None;
+        let mut nodes = None;
         let mut pv = Vec::new();
         let mut bestmove = None;
         let mut ponder = None;
@@ -391,6 +396,12 @@ impl Engine {
                     }
                     if let Some(moves) = parse_pv(line) {
                         pv = moves;
+                    }
+                    if let Some(d) = parse_info_number(line, "depth") {
+                        depth = u32::try_from(d).ok();
+                    }
+                    if let Some(n) = parse_info_number(line, "nodes") {
+                        nodes = Some(n);
                     }
                     false
                 }
@@ -408,6 +419,8 @@ impl Engine {
         Ok(Reply {
             bestmove: bestmove.unwrap_or_default(),
             score,
+            depth,
+            nodes,
             ponder,
             pv,
         })
@@ -566,6 +579,17 @@ pub fn parse_pv(line: &str) -> Option<Vec<String>> {
     Some(tokens[i + 1..].iter().map(|t| t.to_string()).collect())
 }
 
+/// The number after `key` on an `info` line (`depth 12`, `nodes 81234`), unless it sits
+/// in the free text of `info string`.
+pub fn parse_info_number(line: &str, key: &str) -> Option<u64> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let i = tokens.iter().position(|&t| t == key)?;
+    if tokens[..i].contains(&"string") {
+        return None;
+    }
+    tokens.get(i + 1)?.parse().ok()
+}
+
 /// The score of an `info` line (`score cp 34`, `score mate -5`, `score mate +`), in
 /// centipawns from the engine's side.
 pub fn parse_score(line: &str) -> Option<i32> {
@@ -610,6 +634,16 @@ mod tests {
         assert_eq!(parse_score("info depth 1 nodes 30"), None);
         assert_eq!(parse_score("info score"), None);
         assert_eq!(parse_score("info string my score cp 5"), None);
+    }
+
+    #[test]
+    fn depths_and_nodes_from_info_lines() {
+        let line = "info depth 12 seldepth 20 score cp 5 nodes 81234 nps 800000 pv 7g7f";
+        assert_eq!(parse_info_number(line, "depth"), Some(12));
+        assert_eq!(parse_info_number(line, "nodes"), Some(81234));
+        assert_eq!(parse_info_number("info nodes x", "nodes"), None);
+        assert_eq!(parse_info_number("info depth", "depth"), None);
+        assert_eq!(parse_info_number("info string nodes 5", "nodes"), None);
     }
 
     #[test]
