@@ -569,38 +569,37 @@ pub fn split_command(text: &str) -> Result<Vec<String>, String> {
     Ok(words)
 }
 
+/// The words after the first `key` on an `info` line, or `None` when there is no `key`
+/// or it sits in the free text of `info string` (which runs to the end of the line).
+fn info_words_after<'a>(line: &'a str, key: &str) -> Option<Vec<&'a str>> {
+    let mut words = line.split_whitespace();
+    for word in words.by_ref() {
+        match word {
+            "string" => return None,
+            w if w == key => return Some(words.collect()),
+            _ => {}
+        }
+    }
+    None
+}
+
 /// The moves after `pv` on an `info` line (to the end of the line: USI puts `pv` last).
 pub fn parse_pv(line: &str) -> Option<Vec<String>> {
-    let tokens: Vec<&str> = line.split_whitespace().collect();
-    let i = tokens.iter().position(|&t| t == "pv")?;
-    if tokens[..i].contains(&"string") {
-        return None;
-    }
-    Some(tokens[i + 1..].iter().map(|t| t.to_string()).collect())
+    info_words_after(line, "pv").map(|words| words.iter().map(|t| t.to_string()).collect())
 }
 
 /// The number after `key` on an `info` line (`depth 12`, `nodes 81234`), unless it sits
 /// in the free text of `info string`.
 pub fn parse_info_number(line: &str, key: &str) -> Option<u64> {
-    let tokens: Vec<&str> = line.split_whitespace().collect();
-    let i = tokens.iter().position(|&t| t == key)?;
-    if tokens[..i].contains(&"string") {
-        return None;
-    }
-    tokens.get(i + 1)?.parse().ok()
+    info_words_after(line, key)?.first()?.parse().ok()
 }
 
 /// The score of an `info` line (`score cp 34`, `score mate -5`, `score mate +`), in
 /// centipawns from the engine's side.
 pub fn parse_score(line: &str) -> Option<i32> {
-    let tokens: Vec<&str> = line.split_whitespace().collect();
-    let i = tokens.iter().position(|&t| t == "score")?;
-    // `info string` is free text to the end of the line.
-    if tokens[..i].contains(&"string") {
-        return None;
-    }
-    let value = *tokens.get(i + 2)?;
-    match *tokens.get(i + 1)? {
+    let words = info_words_after(line, "score")?;
+    let value = *words.get(1)?;
+    match *words.first()? {
         "cp" => value
             .parse::<i32>()
             .ok()

@@ -9,7 +9,6 @@ pub mod engine;
 pub mod time_control;
 
 pub use engine::{
-    parse_info_number, parse_pv, parse_score, split_command, Engine, EngineError, EngineSpec,
-    Reply, MATE_CP,
+    parse_pv, parse_score, split_command, Engine, EngineError, EngineSpec, Reply, MATE_CP,
 };
 pub use time_control::TimeControl;
