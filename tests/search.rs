@@ -928,6 +928,22 @@ fn depth_limit_is_reached_and_not_exceeded() {
 }
 
 #[test]
+fn a_node_is_a_move_made_as_other_engines_count() {
+    // Stockfish and YaneuraOu count a node for each move made: not the root, not a null
+    // move, and not a position searched again. At depth 1 from the start every one of
+    // its 30 moves (perft 1) is searched once, the first with the full window and the
+    // others with a null window and, when they beat it, again; and no reply captures
+    // or promotes, so the quiescence search makes no move. Counting node entries would
+    // give at least 31.
+    let mut pool = pool(1);
+    let root = Position::startpos();
+    assert_eq!(root.legal_moves().len(), 30);
+    let o = run(&mut pool, &root, depth(1));
+    assert_eq!(o.last().depth, 1);
+    assert_eq!(o.last().nodes, 30, "go depth 1 from the start");
+}
+
+#[test]
 fn nodes_limit_stops_close_to_the_limit() {
     let mut pool = pool(1);
     let root =
