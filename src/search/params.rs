@@ -178,15 +178,15 @@ params! {
     /// move is searched a ply shallower.
     iir_depth = 4, 2..=10;
 
-    /// Late-move pruning: after (this + lmp_factor·depth²) / 2 quiet moves (twice that
-    /// when improving) the remaining quiets are skipped: 5, 8, 13, 20 at depths 1 to 4.
-    /// Shogi has two to three times the moves of chess, drops included, so the counts are
-    /// above chess's (3 + d²) / 2, which cost 96 Elo here while most quiets were left
-    /// unsorted (see `quiet_sort_limit`), and with them sorted stood at −13.8 (−56.9 ..
-    /// +28.7) in 251 games at 20,000 nodes (2026-11-29).
-    lmp_base = 9, 2..=64;
+    /// Late-move pruning: after (this + lmp_factor·depth²) / 2 moves (twice that when
+    /// improving) the remaining quiets are skipped: 2, 3, 6, 9 at depths 1 to 4, chess's
+    /// and YaneuraOu's count. Shogi has two to three times chess's moves, and at 20,000
+    /// nodes a looser count won (9 + 2·d², −27.5 for this one in 355 games, the SPSA
+    /// runs kept it); but at 100,000 nodes this count beat it by +58.2 (+14.0 .. +104.4)
+    /// in 229 games (2026-11-29): the loose count paid only in shallow trees.
+    lmp_base = 3, 2..=64;
     /// See `lmp_base`.
-    lmp_factor = 2, 1..=12;
+    lmp_factor = 1, 1..=12;
 
     /// Futility pruning of quiet moves up to this (reduced) depth.
     futility_depth = 6, 1..=12;
