@@ -392,6 +392,11 @@ params! {
     nmp_margin_base = 0, 0..=600;
     /// See `nmp_margin_base`.
     nmp_margin_slope = 0, 0..=40;
+    /// 1: once reverse futility and the null move have passed a node by, it also counts
+    /// as improving when its static evaluation is at or above beta (YaneuraOu's and
+    /// Stockfish's rule), so that late-move pruning keeps twice the moves there and the
+    /// reductions shrink. 0: improving only by the evaluation two plies back.
+    improving_above_beta = 0, 0..=1;
 }
 
 /// Sets a constant by name (ignoring case), clamped to its range. Returns the value set,

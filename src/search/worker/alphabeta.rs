@@ -287,7 +287,15 @@ impl Worker {
         if depth >= params::iir_depth() && tt_move.is_none() && (PV || cut_node) {
             depth -= 1;
         }
-        let node = Node { depth, ..node };
+        // A node whose evaluation stands at or above beta and still did not fail high
+        // holds something the pruning missed: its moves deserve a wider look.
+        let improving = node.improving
+            || (params::improving_above_beta() != 0 && !in_check && static_eval >= beta);
+        let node = Node {
+            depth,
+            improving,
+            ..node
+        };
 
         // Step 7. The move loop.
         let previous = self.previous_at(p);
