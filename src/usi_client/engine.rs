@@ -13,6 +13,7 @@ use std::fmt;
 use std::io::{self, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::str::SplitWhitespace;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
@@ -571,12 +572,12 @@ pub fn split_command(text: &str) -> Result<Vec<String>, String> {
 
 /// The words after the first `key` on an `info` line, or `None` when there is no `key`
 /// or it sits in the free text of `info string` (which runs to the end of the line).
-fn info_words_after<'a>(line: &'a str, key: &str) -> Option<Vec<&'a str>> {
+fn info_words_after<'a>(line: &'a str, key: &str) -> Option<SplitWhitespace<'a>> {
     let mut words = line.split_whitespace();
     for word in words.by_ref() {
         match word {
             "string" => return None,
-            w if w == key => return Some(words.collect()),
+            w if w == key => return Some(words),
             _ => {}
         }
     }
@@ -585,21 +586,21 @@ fn info_words_after<'a>(line: &'a str, key: &str) -> Option<Vec<&'a str>> {
 
 /// The moves after `pv` on an `info` line (to the end of the line: USI puts `pv` last).
 pub fn parse_pv(line: &str) -> Option<Vec<String>> {
-    info_words_after(line, "pv").map(|words| words.iter().map(|t| t.to_string()).collect())
+    info_words_after(line, "pv").map(|words| words.map(String::from).collect())
 }
 
 /// The number after `key` on an `info` line (`depth 12`, `nodes 81234`), unless it sits
 /// in the free text of `info string`.
 pub fn parse_info_number(line: &str, key: &str) -> Option<u64> {
-    info_words_after(line, key)?.first()?.parse().ok()
+    info_words_after(line, key)?.next()?.parse().ok()
 }
 
 /// The score of an `info` line (`score cp 34`, `score mate -5`, `score mate +`), in
 /// centipawns from the engine's side.
 pub fn parse_score(line: &str) -> Option<i32> {
-    let words = info_words_after(line, "score")?;
-    let value = *words.get(1)?;
-    match *words.first()? {
+    let mut words = info_words_after(line, "score")?;
+    let (kind, value) = (words.next()?, words.next()?);
+    match kind {
         "cp" => value
             .parse::<i32>()
             .ok()
