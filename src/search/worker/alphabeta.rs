@@ -58,6 +58,17 @@ fn lmr_depth(depth: i32, searched: usize) -> i32 {
     (depth - 1 - reduction(depth, searched) / 1024).max(0)
 }
 
+/// `rfp_model` 1: the reverse futility margin a ply is this much smaller
+/// without a table entry (YaneuraOu's 21 of 76).
+const RFP_Y_NO_ENTRY: i32 = 21;
+/// `rfp_model` 1: an improving node's reverse futility margin shrinks by this
+/// many 1/1024 of its margin a ply (YaneuraOu's: 2.6 plies' worth)...
+const RFP_Y_IMPROVING: i32 = 2686;
+/// ...and one whose opponent's position got worse by this many.
+const RFP_Y_WORSENING: i32 = 362;
+/// `nmp_model` 1: the null move's margin is this much smaller when improving.
+const NMP_Y_IMPROVING: i32 = 53;
+
 /// The capture history counts this fraction in the futility pruning of captures
 /// (Stockfish's 1/7; hayate's capture history spans ±16,384).
 const CAPTURE_FUTILITY_HISTORY_DIVISOR: i32 = 8;
@@ -121,6 +132,11 @@ struct Node {
     /// The table's score (None without an entry) and the depth it was searched to.
     tt_score: Option<i32>,
     tt_depth: i32,
+    /// The table has an entry for this node.
+    tt_hit: bool,
+    /// The static evaluation is better for this side than the parent's was for the
+    /// opponent: the opponent's last move made its position worse.
+    opponent_worsening: bool,
 }
 
 impl Worker {
@@ -268,6 +284,11 @@ impl Worker {
             has_tt_move: tt_move.is_some(),
             tt_score,
             tt_depth: entry.map_or(-1, |e| e.depth),
+            tt_hit: entry.is_some(),
+            opponent_worsening: !in_check
+                && p >= 1
+                && self.frames[p - 1].static_eval != -INFINITE
+                && static_eval > -self.frames[p - 1].static_eval,
         };
 
         // Step 5. Pruning before any move: reverse futility and the null move. Not in PV
@@ -594,16 +615,27 @@ impl Worker {
                 return Some(score);
             }
         }
-        // Reverse futility: far enough above beta that a quiet move will not fall back.
-        let margin = params::rfp_margin() * depth
-            - if improving {
-                params::rfp_improving()
-            } else {
-                0
-            };
-        if depth <= params::rfp_depth() && static_eval - margin >= beta && static_eval < MATE_BOUND
-        {
-            return Some(static_eval);
+        if params::rfp_model() != 0 {
+            if let Some(score) = reverse_futility_y(node, beta) {
+                return Some(score);
+            }
+        } else {
+            // Reverse futility: far enough above beta that a quiet move will not fall back.
+            let margin = params::rfp_margin() * depth
+                - if improving {
+                    params::rfp_improving()
+                } else {
+                    0
+                };
+            if depth <= params::rfp_depth()
+                && static_eval - margin >= beta
+                && static_eval < MATE_BOUND
+            {
+                return Some(static_eval);
+            }
+        }
+        if params::nmp_model() != 0 {
+            return self.null_move_y(node, beta);
         }
         // Null move: pass, and if a reduced search still fails high, so would a move.
         let after_null = p >= 1 && self.frames[p - 1].null_move;
@@ -636,6 +668,54 @@ impl Worker {
             return Some(score);
         }
         // Verification at high depth, with null moves off for a while.
+        self.nmp_min_ply = ply + 3 * (depth - r) / 4;
+        let verified = self.search::<false>(beta - 1, beta, depth - r, ply, false);
+        self.nmp_min_ply = 0;
+        (verified >= beta).then_some(score)
+    }
+
+    /// The null move in YaneuraOu's shape (`nmp_model` 1): the score to return when the
+    /// node fails high without searching its moves.
+    fn null_move_y(&mut self, node: Node, beta: i32) -> Option<i32> {
+        let Node {
+            depth,
+            ply,
+            cut_node,
+            static_eval,
+            improving,
+            ..
+        } = node;
+        let p = ply as usize;
+        // The null move, only where a cutoff is expected and the evaluation is well
+        // above beta; the shallow nodes are left to reverse futility.
+        let after_null = p >= 1 && self.frames[p - 1].null_move;
+        let margin = params::nmp_y_margin()
+            - params::nmp_y_slope() * depth
+            - NMP_Y_IMPROVING * i32::from(improving);
+        if !cut_node
+            || static_eval < beta + margin
+            || after_null
+            || ply < self.nmp_min_ply
+            || beta <= -MATE_BOUND
+        {
+            return None;
+        }
+        let r = params::nmp_y_base() + depth / 3;
+        self.frames[p].current = None;
+        self.frames[p].null_move = true;
+        self.make_null(ply);
+        let score = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, false);
+        self.pos.undo_null();
+        self.frames[p].null_move = false;
+        if self.stopped {
+            return Some(0);
+        }
+        if score < beta || score >= MATE_BOUND {
+            return None;
+        }
+        if depth < params::nmp_verify_depth() || self.nmp_min_ply > 0 {
+            return Some(score);
+        }
         self.nmp_min_ply = ply + 3 * (depth - r) / 4;
         let verified = self.search::<false>(beta - 1, beta, depth - r, ply, false);
         self.nmp_min_ply = 0;
@@ -1075,6 +1155,32 @@ fn late_move_reduction_y<const PV: bool>(
         r += r * params::lmr_y_all_node() / (256 * node.depth + 260);
     }
     r
+}
+
+/// Reverse futility in YaneuraOu's shape (`rfp_model` 1): the score to return when the
+/// node's static evaluation stands so far above beta that no quiet move will fall back.
+/// Not where a principal variation went (its score matters) nor where the table's best
+/// move is quiet (the table says a quiet move was needed).
+fn reverse_futility_y(node: Node, beta: i32) -> Option<i32> {
+    let Node {
+        depth,
+        static_eval,
+        improving,
+        ..
+    } = node;
+    let mult = params::rfp_y_margin() - if node.tt_hit { 0 } else { RFP_Y_NO_ENTRY };
+    let margin = mult * depth
+        - (RFP_Y_IMPROVING * i32::from(improving)
+            + RFP_Y_WORSENING * i32::from(node.opponent_worsening))
+            * mult
+            / 1024;
+    let qualifies = !node.tt_pv
+        && depth < params::rfp_y_depth()
+        && (!node.has_tt_move || node.tt_capture)
+        && static_eval >= beta
+        && static_eval < MATE_BOUND
+        && beta > -MATE_BOUND;
+    (qualifies && static_eval - margin >= beta).then_some((2 * beta + static_eval) / 3)
 }
 
 /// What shallow-depth pruning does with a move.
