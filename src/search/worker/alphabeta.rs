@@ -595,12 +595,10 @@ impl Worker {
         let Node {
             depth,
             ply,
-            cut_node,
             static_eval,
             improving,
             ..
         } = node;
-        let p = ply as usize;
         // Razoring: so far below alpha (beta - 1 here) that only a capture could lift it;
         // the quiescence search says whether one does.
         let alpha = beta - 1;
@@ -634,49 +632,13 @@ impl Worker {
                 return Some(static_eval);
             }
         }
-        if params::nmp_model() != 0 {
-            return self.null_move_y(node, beta);
-        }
-        // Null move: pass, and if a reduced search still fails high, so would a move.
-        let after_null = p >= 1 && self.frames[p - 1].null_move;
-        let nmp_margin = params::nmp_margin_base() - params::nmp_margin_slope() * depth;
-        if depth < params::nmp_depth()
-            || static_eval < beta + nmp_margin.max(0)
-            || after_null
-            || ply < self.nmp_min_ply
-            || beta <= -MATE_BOUND
-        {
-            return None;
-        }
-        let r = params::nmp_base()
-            + depth / params::nmp_depth_divisor()
-            + ((static_eval - beta) / params::nmp_eval_divisor()).min(params::nmp_eval_max());
-        self.frames[p].current = None;
-        self.frames[p].null_move = true;
-        self.make_null(ply);
-        let score = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
-        self.pos.undo_null();
-        self.frames[p].null_move = false;
-        if self.stopped {
-            return Some(0);
-        }
-        if score < beta {
-            return None;
-        }
-        let score = if score >= MATE_BOUND { beta } else { score };
-        if depth < params::nmp_verify_depth() || self.nmp_min_ply > 0 {
-            return Some(score);
-        }
-        // Verification at high depth, with null moves off for a while.
-        self.nmp_min_ply = ply + 3 * (depth - r) / 4;
-        let verified = self.search::<false>(beta - 1, beta, depth - r, ply, false);
-        self.nmp_min_ply = 0;
-        (verified >= beta).then_some(score)
+        self.null_move(node, beta)
     }
 
-    /// The null move in YaneuraOu's shape (`nmp_model` 1): the score to return when the
-    /// node fails high without searching its moves.
-    fn null_move_y(&mut self, node: Node, beta: i32) -> Option<i32> {
+    /// Null-move pruning (step 5): pass, and if a reduced search still fails high, so
+    /// would a move. `nmp_model` chooses where it is tried and how far it reduces; the
+    /// pass, the search and the verification are the same for both.
+    fn null_move(&mut self, node: Node, beta: i32) -> Option<i32> {
         let Node {
             depth,
             ply,
@@ -686,36 +648,55 @@ impl Worker {
             ..
         } = node;
         let p = ply as usize;
-        // The null move, only where a cutoff is expected and the evaluation is well
-        // above beta; the shallow nodes are left to reverse futility.
         let after_null = p >= 1 && self.frames[p - 1].null_move;
-        let margin = params::nmp_y_margin()
-            - params::nmp_y_slope() * depth
-            - NMP_Y_IMPROVING * i32::from(improving);
-        if !cut_node
-            || static_eval < beta + margin
-            || after_null
-            || ply < self.nmp_min_ply
-            || beta <= -MATE_BOUND
-        {
+        if after_null || ply < self.nmp_min_ply || beta <= -MATE_BOUND {
             return None;
         }
-        let r = params::nmp_y_base() + depth / 3;
+        let yaneuraou = params::nmp_model() != 0;
+        // The reduction, and whether the child is searched as an expected cut node.
+        let (r, child_cut_node) = if yaneuraou {
+            // Only where a cutoff is expected and the evaluation is well above beta; the
+            // shallow nodes are left to reverse futility.
+            let margin = params::nmp_y_margin()
+                - params::nmp_y_slope() * depth
+                - NMP_Y_IMPROVING * i32::from(improving);
+            if !cut_node || static_eval < beta + margin {
+                return None;
+            }
+            (params::nmp_y_base() + depth / 3, false)
+        } else {
+            let margin = params::nmp_margin_base() - params::nmp_margin_slope() * depth;
+            if depth < params::nmp_depth() || static_eval < beta + margin.max(0) {
+                return None;
+            }
+            let r = params::nmp_base()
+                + depth / params::nmp_depth_divisor()
+                + ((static_eval - beta) / params::nmp_eval_divisor()).min(params::nmp_eval_max());
+            (r, !cut_node)
+        };
         self.frames[p].current = None;
         self.frames[p].null_move = true;
         self.make_null(ply);
-        let score = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, false);
+        let score = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, child_cut_node);
         self.pos.undo_null();
         self.frames[p].null_move = false;
         if self.stopped {
             return Some(0);
         }
-        if score < beta || score >= MATE_BOUND {
+        if score < beta {
             return None;
         }
+        // A mate found after a pass proves no mate: model 0 cuts with beta, model 1
+        // (YaneuraOu's) does not cut.
+        let score = match (score >= MATE_BOUND, yaneuraou) {
+            (false, _) => score,
+            (true, false) => beta,
+            (true, true) => return None,
+        };
         if depth < params::nmp_verify_depth() || self.nmp_min_ply > 0 {
             return Some(score);
         }
+        // Verification at high depth, with null moves off for a while.
         self.nmp_min_ply = ply + 3 * (depth - r) / 4;
         let verified = self.search::<false>(beta - 1, beta, depth - r, ply, false);
         self.nmp_min_ply = 0;
