@@ -425,6 +425,22 @@ params! {
     /// Stockfish's rule), so that late-move pruning keeps twice the moves there and the
     /// reductions shrink. 0: improving only by the evaluation two plies back.
     improving_above_beta = 0, 0..=1;
+    /// A late move is reduced this much more (1/1024 ply; 0: off) once the children of
+    /// this node's earlier moves failed high more than three times (a cutoff without a
+    /// table move counts twice): the node is failing low move after move, so the rest
+    /// of its moves are likely refuted too. Stockfish's `cutoffCnt`.
+    lmr_cutoffs = 0, 0..=3072;
+    /// A quiet move whose reduced search beat alpha and was searched again at full
+    /// depth teaches its continuation histories this share (percent) of a bonus at the
+    /// full depth when the re-search beats beta too, a malus when it fell back to alpha
+    /// (0: off): the re-search is the evidence that the reduction misjudged it.
+    /// Stockfish's post-LMR update.
+    post_lmr_bonus = 0, 0..=200;
+    /// A fail-high score that is no mate is drawn towards beta before it is returned and
+    /// stored, the more the shallower the node: `(score·depth + beta)/(depth + 1)`;
+    /// 2 also draws a quiescence fail-high halfway (`(3·score + beta)/4`); 0: off. A
+    /// cutoff's score above beta is a bound that the shallow search overstates.
+    fail_high_blend = 0, 0..=2;
 }
 
 /// Sets a constant by name (ignoring case), clamped to its range. Returns the value set,
@@ -510,7 +526,13 @@ mod tests {
         crate::eval::init();
         let nodes = || run(BenchLimit::Depth(7), 1, 16, &Default::default(), |_| {}).nodes;
         let before = nodes();
-        let switches = [("rfp_model", 1), ("nmp_model", 1)];
+        let switches = [
+            ("rfp_model", 1),
+            ("nmp_model", 1),
+            ("lmr_cutoffs", 1024),
+            ("post_lmr_bonus", 100),
+            ("fail_high_blend", 2),
+        ];
         let constants = [("lmr_base", 1000), ("rfp_margin", 40), ("lmp_base", 2)];
         for (name, value) in constants.into_iter().chain(switches) {
             set(name, value as i64);

@@ -76,6 +76,10 @@ const CAPTURE_FUTILITY_HISTORY_DIVISOR: i32 = 8;
 /// The low-ply history learns this share (1/1024) of a cutoff's bonus (YaneuraOu's).
 const LOW_PLY_BONUS_SHARE: i32 = 761;
 
+/// `lmr_cutoffs` reduces the late moves of a node once its children failed high more
+/// often than this (Stockfish's 3).
+const CUTOFFS_FOR_REDUCTION: i32 = 3;
+
 /// Up to this depth, `tt_cut_model` 1 lets the table cut a node only where the entry's
 /// bound agrees with the node's expected type.
 const TT_CUT_TYPE_DEPTH: i32 = 5;
@@ -255,6 +259,7 @@ impl Worker {
             static_eval > earlier
         };
         self.frames[p + 1].killers = [None; 2];
+        self.frames[p + 2].cutoffs = 0;
         if params::hindsight() != 0 && p >= 1 && !in_check && excluded.is_none() {
             let prior = self.frames[p - 1].reduction;
             let parent_eval = self.frames[p - 1].static_eval;
@@ -449,6 +454,15 @@ impl Worker {
                         .max(1)
                         + pv_ply
                 };
+                // The earlier moves' replies kept cutting off: this node fails low, and
+                // its later moves are likely refuted as easily.
+                let reduced = if params::lmr_cutoffs() != 0
+                    && self.frames[p + 1].cutoffs > CUTOFFS_FOR_REDUCTION
+                {
+                    (reduced - params::lmr_cutoffs() / 1024).max(1)
+                } else {
+                    reduced
+                };
                 self.frames[p].reduction = new_depth - reduced;
                 score = -self.search::<false>(-alpha - 1, -alpha, reduced, ply + 1, true);
                 self.frames[p].reduction = 0;
@@ -458,6 +472,18 @@ impl Worker {
                     let full = new_depth + research_adjustment(score, best_score, new_depth);
                     if full > reduced {
                         score = -self.search::<false>(-alpha - 1, -alpha, full, ply + 1, !cut_node);
+                    }
+                    let share = params::post_lmr_bonus();
+                    if share != 0 && !tactical && !self.stopped {
+                        let b = if score >= beta {
+                            bonus(new_depth)
+                        } else if score <= alpha {
+                            -bonus(new_depth)
+                        } else {
+                            0
+                        };
+                        self.history
+                            .update_continuation(continuation, moved, mv, b * share / 100);
                     }
                 }
             } else if !PV || searched > 1 {
@@ -491,6 +517,7 @@ impl Worker {
                         self.update_pv(p, mv);
                     }
                     if score >= beta {
+                        self.frames[p].cutoffs += 1 + i32::from(tt_move.is_none());
                         break;
                     }
                     alpha = score;
@@ -514,6 +541,13 @@ impl Worker {
             } else {
                 mated_in(ply)
             };
+        }
+        if params::fail_high_blend() != 0
+            && best_score >= beta
+            && best_score.abs() < MATE_BOUND
+            && beta.abs() < MATE_BOUND
+        {
+            best_score = (best_score * depth + beta) / (depth + 1);
         }
         let teaches = best_score >= beta || params::history_exact_reward() != 0;
         if let Some(best) = best_move.filter(|_| teaches) {

@@ -52,6 +52,9 @@ struct Frame {
     /// The plies by which the move being searched from this ply was reduced (late-move
     /// reduction), 0 outside a reduced search.
     reduction: i32,
+    /// Fail highs at this ply since the node two plies up began (one without a table
+    /// move counts twice): `lmr_cutoffs` reads its children's.
+    cutoffs: i32,
 }
 
 /// A root move and what the last iterations found for it.

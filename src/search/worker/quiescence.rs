@@ -164,6 +164,13 @@ impl Worker {
         if in_check && searched == 0 {
             return mated_in(ply);
         }
+        if params::fail_high_blend() >= 2
+            && best_score >= beta
+            && best_score.abs() < MATE_BOUND
+            && beta.abs() < MATE_BOUND
+        {
+            best_score = (3 * best_score + beta) / 4;
+        }
         let eval = if in_check { 0 } else { raw_eval };
         let window = (original_alpha, beta);
         self.store::<PV>(key, best_move, best_score, window, eval, 0, ply, PV);
