@@ -201,6 +201,10 @@ params! {
     /// A singular move is extended two plies when the others fall this much further
     /// (centipawns) short.
     singular_double_margin = 18, 0..=200;
+    /// 1: the singular extension in YaneuraOu's amounts (`singular_y`): its margin, up
+    /// to three plies of extension, −3 and −2 for a table move that does not stand
+    /// out, and a singular node a ply deeper for its later moves. 0: hayate's.
+    singular_model = 0, 0..=1;
 
     /// Internal iterative reduction from this depth on: a PV or cut node without a table
     /// move is searched a ply shallower.
@@ -532,6 +536,7 @@ mod tests {
             ("lmr_cutoffs", 1024),
             ("post_lmr_bonus", 100),
             ("fail_high_blend", 2),
+            ("singular_model", 1),
         ];
         let constants = [("lmr_base", 1000), ("rfp_margin", 40), ("lmp_base", 2)];
         for (name, value) in constants.into_iter().chain(switches) {

@@ -76,6 +76,21 @@ const CAPTURE_FUTILITY_HISTORY_DIVISOR: i32 = 8;
 /// The low-ply history learns this share (1/1024) of a cutoff's bonus (YaneuraOu's).
 const LOW_PLY_BONUS_SHARE: i32 = 761;
 
+/// `singular_model` 1 (YaneuraOu 9.70's amounts, in its units, which are the net's
+/// here): the singular margin is (60 + 66 at a node once on a PV but not on one now)
+/// · depth / 55...
+const SINGULAR_Y_MARGIN: i32 = 60;
+const SINGULAR_Y_TT_PV: i32 = 66;
+const SINGULAR_Y_DIVISOR: i32 = 55;
+/// ...a second ply when the other moves fall −4 + 212·PV − 182·(quiet table move) below
+/// it, less 44 beyond the root depth...
+const SINGULAR_Y_DOUBLE: (i32, i32, i32) = (-4, 212, 182);
+const SINGULAR_Y_DOUBLE_BEYOND: i32 = 44;
+/// ...and a third at 73 + 320·PV − 218·quiet + 92·(once on a PV), less 45 beyond it.
+const SINGULAR_Y_TRIPLE: (i32, i32, i32) = (73, 320, 218);
+const SINGULAR_Y_TRIPLE_TT_PV: i32 = 92;
+const SINGULAR_Y_TRIPLE_BEYOND: i32 = 45;
+
 /// `lmr_cutoffs` reduces the late moves of a node once its children failed high more
 /// often than this (Stockfish's 3).
 const CUTOFFS_FOR_REDUCTION: i32 = 3;
@@ -317,7 +332,7 @@ impl Worker {
         // holds something the pruning missed: its moves deserve a wider look.
         let improving = node.improving
             || (params::improving_above_beta() != 0 && !in_check && static_eval >= beta);
-        let node = Node {
+        let mut node = Node {
             depth,
             improving,
             ..node
@@ -346,6 +361,7 @@ impl Worker {
 
         // The squares the opponent attacks, once a quiet move's exchange is asked about.
         let mut enemy_attacks = None;
+        let mut singular_deepens = false;
         while let Some(mv) = picker.next(&self.pos, &self.history) {
             if Some(mv) == excluded {
                 continue;
@@ -417,9 +433,17 @@ impl Worker {
                     } else {
                         extension + singular
                     };
+                    singular_deepens = singular > 0 && params::singular_model() != 0;
                 }
             }
             let new_depth = depth - 1 + extension;
+            // YaneuraOu's and Stockfish's rule: a node whose table move stands out is
+            // worth a ply more for the moves after it too (they must refute more).
+            if singular_deepens {
+                singular_deepens = false;
+                depth += 1;
+                node.depth = depth;
+            }
 
             // The child's entries are fetched once the move is sure to be searched: a
             // third of the moves handed out are pruned, and computing their keys and
@@ -599,7 +623,13 @@ impl Worker {
             return None;
         }
         let p = ply as usize;
-        let singular_beta = tt_value - params::singular_margin() * depth / 64;
+        let yaneuraou = params::singular_model() != 0;
+        let singular_beta = if yaneuraou {
+            let per_ply = SINGULAR_Y_MARGIN + SINGULAR_Y_TT_PV * i32::from(node.tt_pv && !PV);
+            tt_value - per_ply * depth / SINGULAR_Y_DIVISOR
+        } else {
+            tt_value - params::singular_margin() * depth / 64
+        };
         self.frames[p].excluded = Some(mv);
         let value = self.search::<false>(
             singular_beta - 1,
@@ -609,6 +639,15 @@ impl Worker {
             cut_node,
         );
         self.frames[p].excluded = None;
+        if yaneuraou {
+            return Some(singular_y::<PV>(
+                node,
+                value,
+                singular_beta,
+                tt_value,
+                self.root_depth,
+            ));
+        }
         Some(if value < singular_beta {
             let double = !PV && value < singular_beta - params::singular_double_margin();
             (1 + i32::from(double), None)
@@ -1196,6 +1235,43 @@ fn reverse_futility_y(node: Node, beta: i32) -> Option<i32> {
         && static_eval < MATE_BOUND
         && beta > -MATE_BOUND;
     (qualifies && static_eval - margin >= beta).then_some((2 * beta + static_eval) / 3)
+}
+
+/// The singular extension's verdict in YaneuraOu's amounts (`singular_model` 1), from
+/// the search without the table move (`value`) against `singular_beta`: up to three
+/// plies for a move that stands out (the more, the further the others fall short, and
+/// more readily for a quiet move off the principal variation), a multi-cut, or a
+/// reduction of three plies (the table's score beats beta anyway) or two (a cut node).
+fn singular_y<const PV: bool>(
+    node: Node,
+    value: i32,
+    singular_beta: i32,
+    tt_value: i32,
+    root_depth: i32,
+) -> (i32, Option<i32>) {
+    if value < singular_beta {
+        let quiet = i32::from(!node.tt_capture);
+        let beyond_root = i32::from(node.ply > root_depth);
+        let pv = i32::from(PV);
+        let double = SINGULAR_Y_DOUBLE.0 + SINGULAR_Y_DOUBLE.1 * pv
+            - SINGULAR_Y_DOUBLE.2 * quiet
+            - SINGULAR_Y_DOUBLE_BEYOND * beyond_root;
+        let triple = SINGULAR_Y_TRIPLE.0 + SINGULAR_Y_TRIPLE.1 * pv - SINGULAR_Y_TRIPLE.2 * quiet
+            + SINGULAR_Y_TRIPLE_TT_PV * i32::from(node.tt_pv)
+            - SINGULAR_Y_TRIPLE_BEYOND * beyond_root;
+        let extension = 1
+            + i32::from(value < singular_beta - double)
+            + i32::from(value < singular_beta - triple);
+        (extension, None)
+    } else if value >= node.beta && value.abs() < MATE_BOUND {
+        (0, Some(value))
+    } else if tt_value >= node.beta {
+        (-3, None)
+    } else if node.cut_node {
+        (-2, None)
+    } else {
+        (0, None)
+    }
 }
 
 /// What shallow-depth pruning does with a move.
