@@ -84,10 +84,14 @@ const SINGULAR_Y_TT_PV: i32 = 66;
 const SINGULAR_Y_DIVISOR: i32 = 55;
 /// ...a second ply when the other moves fall −4 + 212·PV − 182·(quiet table move) below
 /// it, less 44 beyond the root depth...
-const SINGULAR_Y_DOUBLE: (i32, i32, i32) = (-4, 212, 182);
+const SINGULAR_Y_DOUBLE_BASE: i32 = -4;
+const SINGULAR_Y_DOUBLE_PV: i32 = 212;
+const SINGULAR_Y_DOUBLE_QUIET: i32 = 182;
 const SINGULAR_Y_DOUBLE_BEYOND: i32 = 44;
 /// ...and a third at 73 + 320·PV − 218·quiet + 92·(once on a PV), less 45 beyond it.
-const SINGULAR_Y_TRIPLE: (i32, i32, i32) = (73, 320, 218);
+const SINGULAR_Y_TRIPLE_BASE: i32 = 73;
+const SINGULAR_Y_TRIPLE_PV: i32 = 320;
+const SINGULAR_Y_TRIPLE_QUIET: i32 = 218;
 const SINGULAR_Y_TRIPLE_TT_PV: i32 = 92;
 const SINGULAR_Y_TRIPLE_BEYOND: i32 = 45;
 
@@ -1253,10 +1257,11 @@ fn singular_y<const PV: bool>(
         let quiet = i32::from(!node.tt_capture);
         let beyond_root = i32::from(node.ply > root_depth);
         let pv = i32::from(PV);
-        let double = SINGULAR_Y_DOUBLE.0 + SINGULAR_Y_DOUBLE.1 * pv
-            - SINGULAR_Y_DOUBLE.2 * quiet
+        let double = SINGULAR_Y_DOUBLE_BASE + SINGULAR_Y_DOUBLE_PV * pv
+            - SINGULAR_Y_DOUBLE_QUIET * quiet
             - SINGULAR_Y_DOUBLE_BEYOND * beyond_root;
-        let triple = SINGULAR_Y_TRIPLE.0 + SINGULAR_Y_TRIPLE.1 * pv - SINGULAR_Y_TRIPLE.2 * quiet
+        let triple = SINGULAR_Y_TRIPLE_BASE + SINGULAR_Y_TRIPLE_PV * pv
+            - SINGULAR_Y_TRIPLE_QUIET * quiet
             + SINGULAR_Y_TRIPLE_TT_PV * i32::from(node.tt_pv)
             - SINGULAR_Y_TRIPLE_BEYOND * beyond_root;
         let extension = 1
