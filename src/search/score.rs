@@ -33,6 +33,19 @@ pub const fn is_mate(score: i32) -> bool {
     score >= MATE_BOUND || score <= -MATE_BOUND
 }
 
+/// A fail-high `score` (at or above `beta`) drawn towards beta, counting `weight`
+/// (at least 0) times against beta's once: a bound above beta from a shallow search
+/// overstates it. Any other score, a mate, and a score against a mate-valued beta stay
+/// as they are.
+#[inline]
+pub fn toward_beta(score: i32, beta: i32, weight: i32) -> i32 {
+    if score < beta || is_mate(score) || is_mate(beta) {
+        score
+    } else {
+        (score * weight + beta) / (weight + 1)
+    }
+}
+
 /// A score as USI reports it: `cp` or `mate` with a signed ply count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UsiScore {
@@ -73,5 +86,23 @@ pub fn score_from_tt(score: i32, ply: i32) -> i32 {
         score + ply
     } else {
         score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fail_high_is_drawn_towards_beta_but_not_a_mate() {
+        // Weighed 3 to 1: three quarters of the way from beta to the score.
+        assert_eq!(toward_beta(140, 100, 3), 130);
+        // Weight 0 returns beta itself; a large weight keeps nearly the score.
+        assert_eq!(toward_beta(140, 100, 0), 100);
+        assert_eq!(toward_beta(140, 100, 39), 139);
+        // Below beta, a mate, or against a mate-valued beta: unchanged.
+        assert_eq!(toward_beta(90, 100, 3), 90);
+        assert_eq!(toward_beta(mate_in(5), 100, 3), mate_in(5));
+        assert_eq!(toward_beta(-200, mated_in(7), 3), -200);
     }
 }

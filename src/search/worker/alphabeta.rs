@@ -9,7 +9,8 @@ use crate::search::history::{bonus, continuation_row, pawn_index, ContinuationRo
 use crate::search::movepick::{is_tactical, previous_move, MovePicker};
 use crate::search::params;
 use crate::search::score::{
-    mate_in, mated_in, score_from_tt, score_to_tt, EVAL_LIMIT, INFINITE, MATE_BOUND, MAX_PLY,
+    mate_in, mated_in, score_from_tt, score_to_tt, toward_beta, EVAL_LIMIT, INFINITE, MATE_BOUND,
+    MAX_PLY,
 };
 use crate::search::see::{material_gain, see_ge};
 use crate::tt::Bound;
@@ -94,6 +95,12 @@ const SINGULAR_Y_TRIPLE_PV: i32 = 320;
 const SINGULAR_Y_TRIPLE_QUIET: i32 = 218;
 const SINGULAR_Y_TRIPLE_TT_PV: i32 = 92;
 const SINGULAR_Y_TRIPLE_BEYOND: i32 = 45;
+
+/// The plies a table move that does not stand out is searched shallower: when its
+/// table score beats beta anyway, and at a cut node; hayate's, and YaneuraOu's
+/// (`singular_model` 1).
+const SINGULAR_REDUCTIONS: (i32, i32) = (2, 1);
+const SINGULAR_Y_REDUCTIONS: (i32, i32) = (3, 2);
 
 /// `lmr_cutoffs` reduces the late moves of a node once its children failed high more
 /// often than this (Stockfish's 3).
@@ -365,7 +372,6 @@ impl Worker {
 
         // The squares the opponent attacks, once a quiet move's exchange is asked about.
         let mut enemy_attacks = None;
-        let mut singular_deepens = false;
         while let Some(mv) = picker.next(&self.pos, &self.history) {
             if Some(mv) == excluded {
                 continue;
@@ -406,6 +412,8 @@ impl Worker {
 
             // Step 9. Check extension, for checks that do not simply lose the checking
             // piece.
+            // The plies the node itself goes deeper by for its later moves.
+            let mut deepen = 0;
             let mut extension = i32::from(
                 gives_check
                     && params::check_extension() != 0
@@ -437,17 +445,15 @@ impl Worker {
                     } else {
                         extension + singular
                     };
-                    singular_deepens = singular > 0 && params::singular_model() != 0;
+                    // YaneuraOu's and Stockfish's rule: a node whose table move stands
+                    // out is worth a ply more for the moves after it too (they must
+                    // refute more).
+                    deepen = i32::from(singular > 0 && params::singular_model() != 0);
                 }
             }
             let new_depth = depth - 1 + extension;
-            // YaneuraOu's and Stockfish's rule: a node whose table move stands out is
-            // worth a ply more for the moves after it too (they must refute more).
-            if singular_deepens {
-                singular_deepens = false;
-                depth += 1;
-                node.depth = depth;
-            }
+            depth += deepen;
+            node.depth = depth;
 
             // The child's entries are fetched once the move is sure to be searched: a
             // third of the moves handed out are pruned, and computing their keys and
@@ -570,12 +576,8 @@ impl Worker {
                 mated_in(ply)
             };
         }
-        if params::fail_high_blend() != 0
-            && best_score >= beta
-            && best_score.abs() < MATE_BOUND
-            && beta.abs() < MATE_BOUND
-        {
-            best_score = (best_score * depth + beta) / (depth + 1);
+        if params::fail_high_blend() != 0 {
+            best_score = toward_beta(best_score, beta, depth);
         }
         let teaches = best_score >= beta || params::history_exact_reward() != 0;
         if let Some(best) = best_move.filter(|_| teaches) {
@@ -643,24 +645,27 @@ impl Worker {
             cut_node,
         );
         self.frames[p].excluded = None;
-        if yaneuraou {
-            return Some(singular_y::<PV>(
-                node,
-                value,
-                singular_beta,
-                tt_value,
-                self.root_depth,
-            ));
-        }
+        // What a table move that does not stand out loses: when its score beats beta
+        // anyway, and at a cut node.
+        let (above_beta, at_cut_node) = if yaneuraou {
+            SINGULAR_Y_REDUCTIONS
+        } else {
+            SINGULAR_REDUCTIONS
+        };
         Some(if value < singular_beta {
-            let double = !PV && value < singular_beta - params::singular_double_margin();
-            (1 + i32::from(double), None)
+            let extension = if yaneuraou {
+                singular_y_extension::<PV>(node, value, singular_beta, self.root_depth)
+            } else {
+                let double = !PV && value < singular_beta - params::singular_double_margin();
+                1 + i32::from(double)
+            };
+            (extension, None)
         } else if value >= beta && value.abs() < MATE_BOUND {
             (0, Some(value))
         } else if tt_value >= beta {
-            (-2, None)
+            (-above_beta, None)
         } else if cut_node {
-            (-1, None)
+            (-at_cut_node, None)
         } else {
             (0, None)
         })
@@ -1241,42 +1246,27 @@ fn reverse_futility_y(node: Node, beta: i32) -> Option<i32> {
     (qualifies && static_eval - margin >= beta).then_some((2 * beta + static_eval) / 3)
 }
 
-/// The singular extension's verdict in YaneuraOu's amounts (`singular_model` 1), from
-/// the search without the table move (`value`) against `singular_beta`: up to three
-/// plies for a move that stands out (the more, the further the others fall short, and
-/// more readily for a quiet move off the principal variation), a multi-cut, or a
-/// reduction of three plies (the table's score beats beta anyway) or two (a cut node).
-fn singular_y<const PV: bool>(
+/// The singular extension of a table move that stands out, in YaneuraOu's amounts
+/// (`singular_model` 1), from the search without it (`value`) against `singular_beta`:
+/// up to three plies, the more the further the others fall short, and more readily for
+/// a quiet move off the principal variation.
+fn singular_y_extension<const PV: bool>(
     node: Node,
     value: i32,
     singular_beta: i32,
-    tt_value: i32,
     root_depth: i32,
-) -> (i32, Option<i32>) {
-    if value < singular_beta {
-        let quiet = i32::from(!node.tt_capture);
-        let beyond_root = i32::from(node.ply > root_depth);
-        let pv = i32::from(PV);
-        let double = SINGULAR_Y_DOUBLE_BASE + SINGULAR_Y_DOUBLE_PV * pv
-            - SINGULAR_Y_DOUBLE_QUIET * quiet
-            - SINGULAR_Y_DOUBLE_BEYOND * beyond_root;
-        let triple = SINGULAR_Y_TRIPLE_BASE + SINGULAR_Y_TRIPLE_PV * pv
-            - SINGULAR_Y_TRIPLE_QUIET * quiet
-            + SINGULAR_Y_TRIPLE_TT_PV * i32::from(node.tt_pv)
-            - SINGULAR_Y_TRIPLE_BEYOND * beyond_root;
-        let extension = 1
-            + i32::from(value < singular_beta - double)
-            + i32::from(value < singular_beta - triple);
-        (extension, None)
-    } else if value >= node.beta && value.abs() < MATE_BOUND {
-        (0, Some(value))
-    } else if tt_value >= node.beta {
-        (-3, None)
-    } else if node.cut_node {
-        (-2, None)
-    } else {
-        (0, None)
-    }
+) -> i32 {
+    let quiet = i32::from(!node.tt_capture);
+    let beyond_root = i32::from(node.ply > root_depth);
+    let pv = i32::from(PV);
+    let double = SINGULAR_Y_DOUBLE_BASE + SINGULAR_Y_DOUBLE_PV * pv
+        - SINGULAR_Y_DOUBLE_QUIET * quiet
+        - SINGULAR_Y_DOUBLE_BEYOND * beyond_root;
+    let triple = SINGULAR_Y_TRIPLE_BASE + SINGULAR_Y_TRIPLE_PV * pv
+        - SINGULAR_Y_TRIPLE_QUIET * quiet
+        + SINGULAR_Y_TRIPLE_TT_PV * i32::from(node.tt_pv)
+        - SINGULAR_Y_TRIPLE_BEYOND * beyond_root;
+    1 + i32::from(value < singular_beta - double) + i32::from(value < singular_beta - triple)
 }
 
 /// What shallow-depth pruning does with a move.

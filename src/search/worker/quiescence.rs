@@ -6,7 +6,7 @@ use crate::search::correction::CorrectionKeys;
 use crate::search::movepick::{quiet_promotion_kind, MovePicker};
 use crate::search::params;
 use crate::search::score::{
-    mate_in, mated_in, score_from_tt, EVAL_LIMIT, INFINITE, MATE_BOUND, MAX_PLY,
+    mate_in, mated_in, score_from_tt, toward_beta, EVAL_LIMIT, INFINITE, MATE_BOUND, MAX_PLY,
 };
 use crate::search::see::{see_ge, value};
 use crate::tt::Bound;
@@ -15,6 +15,9 @@ use crate::types::PieceKind;
 /// With `qs_evasion_prune`, a capturing evasion that loses more than this by exchange
 /// (centipawns; YaneuraOu's 73, most of a pawn) is skipped once the side is not mated.
 const QS_EVASION_SEE_MARGIN: i32 = 73;
+/// With `fail_high_blend` 2, a quiescence fail high counts this many times against
+/// beta's once (Stockfish's (3·score + beta)/4).
+const QS_FAIL_HIGH_WEIGHT: i32 = 3;
 
 impl Worker {
     pub(super) fn quiescence<const PV: bool>(
@@ -164,12 +167,8 @@ impl Worker {
         if in_check && searched == 0 {
             return mated_in(ply);
         }
-        if params::fail_high_blend() >= 2
-            && best_score >= beta
-            && best_score.abs() < MATE_BOUND
-            && beta.abs() < MATE_BOUND
-        {
-            best_score = (3 * best_score + beta) / 4;
+        if params::fail_high_blend() >= 2 {
+            best_score = toward_beta(best_score, beta, QS_FAIL_HIGH_WEIGHT);
         }
         let eval = if in_check { 0 } else { raw_eval };
         let window = (original_alpha, beta);
