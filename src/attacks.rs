@@ -100,6 +100,45 @@ pub fn king(sq: Square) -> Bitboard {
     KING[0][sq.index()]
 }
 
+/// The squares around each square as a list, lowest index first (the order in which
+/// iterating [`king`]'s bitboard yields them), for loops that run at every node.
+struct Ring {
+    squares: [u8; 8],
+    len: u8,
+}
+
+const fn ring_table() -> [Ring; Square::NUM] {
+    let mut t = [const {
+        Ring {
+            squares: [0; 8],
+            len: 0,
+        }
+    }; Square::NUM];
+    let mut sq = 0;
+    while sq < Square::NUM {
+        let bits = KING[0][sq].0;
+        let mut to = 0;
+        while to < Square::NUM {
+            if bits >> to & 1 != 0 {
+                t[sq].squares[t[sq].len as usize] = to as u8;
+                t[sq].len += 1;
+            }
+            to += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+static RING: [Ring; Square::NUM] = ring_table();
+
+/// The squares next to `sq`, lowest index first: [`king`]'s squares as a slice.
+#[inline(always)]
+pub fn king_ring(sq: Square) -> &'static [u8] {
+    let ring = &RING[sq.index()];
+    &ring.squares[..ring.len as usize]
+}
+
 // ---------------------------------------------------------------------------------------
 // Rays, lines and betweens
 
@@ -469,6 +508,18 @@ pub fn dragon(sq: Square, occupied: Bitboard) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn king_ring_lists_the_king_squares_in_order() {
+        for i in 0..Square::NUM {
+            let sq = Square::from_index_unchecked(i);
+            let listed: Vec<usize> = king_ring(sq).iter().map(|&s| s as usize).collect();
+            let walked: Vec<usize> = king(sq).into_iter().map(|s| s.index()).collect();
+            assert_eq!(listed, walked, "square {i}");
+        }
+        assert_eq!(king_ring(Square::from_index_unchecked(0)).len(), 3);
+        assert_eq!(king_ring(Square::from_index_unchecked(40)).len(), 8);
+    }
 
     /// Every magic lookup agrees with the slow ray walk on random occupancies.
     #[test]

@@ -22,9 +22,9 @@ struct Support {
     /// Our lances, bishops, rooks, horses and dragons: the pieces that may defend a
     /// square through the one that moves onto it.
     sliders: Bitboard,
-    /// Every square we attack: a drop is supported exactly where this says, and a square
-    /// outside it needs no lookup of its attackers.
-    attacked: Bitboard,
+    /// Every square we attack, once a check gets as far as needing the defender's escape
+    /// squares (worked out on the first need: most calls never get there).
+    attacked: Option<Bitboard>,
 }
 
 impl Support {
@@ -43,8 +43,15 @@ impl Support {
         Support {
             known: ArrayVec::new(),
             sliders,
-            attacked: pos.attacks_by(us),
+            attacked: None,
         }
+    }
+
+    /// Every square we attack.
+    fn attacked(&mut self, pos: &Position) -> Bitboard {
+        *self
+            .attacked
+            .get_or_insert_with(|| pos.attacks_by(pos.side_to_move()))
     }
 
     /// Our pieces attacking `to` (a square next to the enemy king) once something of
@@ -64,11 +71,12 @@ impl Support {
     /// Whether `to` stays defended by one of our pieces other than the one coming from
     /// `from` (sliders behind the mover included).
     fn supported(&mut self, pos: &Position, to: Square, from: Option<Square>) -> bool {
+        // What attacks a square does not depend on what stands on it.
         let Some(f) = from else {
-            return self.attacked.has(to);
+            return self.attackers(pos, to).is_nonempty();
         };
         let from_bit = Bitboard::from_square(f);
-        if self.attacked.has(to) && (self.attackers(pos, to) & !from_bit).is_nonempty() {
+        if (self.attackers(pos, to) & !from_bit).is_nonempty() {
             // Moving a piece away only opens lines: the others still defend.
             return true;
         }
@@ -181,7 +189,7 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
             if kind != PieceKind::Knight && !support.supported(pos, to, None) {
                 continue;
             }
-            let d = defence.get_or_insert_with(|| Defence::new(pos, ksq, support.attacked));
+            let d = defence.get_or_insert_with(|| Defence::new(pos, ksq, support.attacked(pos)));
             if d.refutes(pos, Piece::new(us, kind), None, to) {
                 continue;
             }
@@ -234,7 +242,8 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
                 if !pos.gives_check(mv) {
                     continue;
                 }
-                let d = defence.get_or_insert_with(|| Defence::new(pos, ksq, support.attacked));
+                let d =
+                    defence.get_or_insert_with(|| Defence::new(pos, ksq, support.attacked(pos)));
                 if d.refutes(pos, pos.moved_piece_after(mv), Some(from), to) {
                     continue;
                 }
@@ -278,6 +287,62 @@ mod tests {
         assert!(
             matches!(found.as_deref(), Some("5c5b" | "4c5b")),
             "{found:?}"
+        );
+    }
+
+    /// Every mate in one by brute force that this function promises to find: a legal
+    /// move that checks and leaves no reply, landing next to the king, or a knight's
+    /// check from a knight's square.
+    fn contact_mates(pos: &mut Position) -> Vec<Move> {
+        let Some(ksq) = pos.king_square(!pos.side_to_move()) else {
+            return Vec::new();
+        };
+        let near = attacks::king(ksq);
+        let knight_squares = attacks::knight(!pos.side_to_move(), ksq);
+        pos.legal_moves()
+            .into_iter()
+            .filter(|&mv| {
+                let kind = pos.moved_piece_after(mv).kind();
+                let contact =
+                    near.has(mv.to()) || (kind == PieceKind::Knight && knight_squares.has(mv.to()));
+                contact && pos.gives_check(mv) && mates(pos, mv)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn agrees_with_brute_force_on_random_games() {
+        crate::attacks::init();
+        let mut rng = crate::rng::Rng::from_state(20261201);
+        let (mut positions, mut mates_found) = (0, 0);
+        for _ in 0..300 {
+            let mut pos: Position = crate::position::STARTPOS_SFEN.parse().unwrap();
+            for _ in 0..160 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                if !pos.in_check() {
+                    positions += 1;
+                    let expected = contact_mates(&mut pos);
+                    let found = mate_in_one(&mut pos);
+                    match found {
+                        Some(mv) => {
+                            assert!(pos.is_legal(mv), "{mv} in {pos}");
+                            assert!(pos.gives_check(mv) && mates(&mut pos, mv), "{mv} in {pos}");
+                            mates_found += 1;
+                        }
+                        None => assert!(expected.is_empty(), "missed {expected:?} in {pos}"),
+                    }
+                }
+                let mv = moves[rng.below(moves.len() as u64) as usize];
+                pos.play(mv);
+            }
+        }
+        // The games must reach enough mates for the comparison to mean something.
+        assert!(
+            positions > 10_000 && mates_found > 50,
+            "{positions} {mates_found}"
         );
     }
 
