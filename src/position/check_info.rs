@@ -71,10 +71,16 @@ impl CheckInfo {
     /// as [`Position::gives_check`].
     #[inline]
     pub fn gives_check(&self, pos: &Position, mv: Move) -> bool {
+        self.gives_check_as(pos.moved_piece_after(mv).kind(), mv)
+    }
+
+    /// [`CheckInfo::gives_check`] for a move whose piece, once it has moved (promoted
+    /// where the move promotes), is of `kind`.
+    #[inline(always)]
+    pub fn gives_check_as(&self, kind: PieceKind, mv: Move) -> bool {
         let Some(ksq) = self.king else {
             return false;
         };
-        let kind = pos.moved_piece_after(mv).kind();
         if self.squares[kind as usize].has(mv.to()) {
             return true;
         }

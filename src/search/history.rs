@@ -76,6 +76,48 @@ pub fn continuation_row(previous: Option<(Piece, Move)>) -> Option<usize> {
     previous.map(|(piece, mv)| (piece.index() & 31) * Square::NUM + mv.to().index())
 }
 
+/// A continuation row of zeros, standing for an earlier move that is not there: adding
+/// it costs a load that stays in the cache, where skipping it costs a branch a move.
+static ZERO_ROW: [[i16; Square::NUM]; 32] = [[0; Square::NUM]; 32];
+
+/// One node's view of the quiet-move histories ([`History::quiet_tables`]): each score
+/// the same as [`History`]'s own lookups give.
+pub struct QuietTables<'a> {
+    quiet: &'a [[i16; Square::NUM]; 88],
+    rows: [&'a [[i16; Square::NUM]; 32]; 5],
+    pawn: Option<&'a [[i16; Square::NUM]; 32]>,
+    low_ply: Option<&'a [[i16; Square::NUM]; 88]>,
+}
+
+impl QuietTables<'_> {
+    /// [`History::quiet`] for the node's side.
+    #[inline(always)]
+    pub fn quiet(&self, mv: Move) -> i32 {
+        self.quiet[origin(mv)][mv.to().index()] as i32
+    }
+
+    /// [`History::continuation`] over the node's rows.
+    #[inline(always)]
+    pub fn continuation(&self, piece: Piece, mv: Move) -> i32 {
+        let (p, to) = (piece.index() & 31, mv.to().index());
+        self.rows.iter().map(|row| row[p][to] as i32).sum()
+    }
+
+    /// [`History::pawn`] under the node's pawns, 0 where that history is not kept.
+    #[inline(always)]
+    pub fn pawn(&self, piece: Piece, mv: Move) -> i32 {
+        self.pawn
+            .map_or(0, |t| t[piece.index() & 31][mv.to().index()] as i32)
+    }
+
+    /// The quiet move `mv` at the node's ply from the root (0 from `LOW_PLY` on).
+    #[inline(always)]
+    pub fn low_ply(&self, mv: Move) -> i32 {
+        self.low_ply
+            .map_or(0, |t| t[origin(mv)][mv.to().index()] as i32)
+    }
+}
+
 impl Default for History {
     fn default() -> History {
         History {
@@ -100,14 +142,6 @@ impl History {
         for table in self.low_ply.iter_mut() {
             *table = [[0; Square::NUM]; 88];
         }
-    }
-
-    /// The quiet move `mv` at `ply` from the root (0 from `LOW_PLY` on).
-    #[inline]
-    pub fn low_ply(&self, ply: usize, mv: Move) -> i32 {
-        self.low_ply
-            .get(ply)
-            .map_or(0, |t| t[origin(mv)][mv.to().index()] as i32)
     }
 
     #[inline]
@@ -155,6 +189,25 @@ impl History {
             .flatten()
             .map(|&row| self.continuation[row][p][to] as i32)
             .sum()
+    }
+
+    /// The tables that score one node's quiet moves, looked up once for all of them
+    /// (`side` to move, the node's continuation rows, its pawn-structure index when
+    /// that history is kept, its ply from the root).
+    #[inline]
+    pub fn quiet_tables(
+        &self,
+        side: Color,
+        rows: ContinuationRows,
+        pawn_index: Option<usize>,
+        ply: usize,
+    ) -> QuietTables<'_> {
+        QuietTables {
+            quiet: &self.quiet[side.index()],
+            rows: rows.map(|row| row.map_or(&ZERO_ROW, |r| &self.continuation[r])),
+            pawn: pawn_index.map(|i| &self.pawn[i]),
+            low_ply: self.low_ply.get(ply),
+        }
     }
 
     /// Moves the continuation scores of `mv` (played by `piece`) towards `bonus`.

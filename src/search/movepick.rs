@@ -220,6 +220,7 @@ impl MovePicker {
         } else {
             0
         };
+        let tables = history.quiet_tables(side, self.continuation, self.pawn_index, self.ply);
         self.scores.clear();
         for &mv in self.moves.iter() {
             // The killers and the counter move (handed out already, and
@@ -237,14 +238,12 @@ impl MovePicker {
             let piece = pos.moved_piece_after(mv);
             self.scores.push(
                 special
-                    + params::order_main_weight() * history.quiet(side, mv)
-                    + history.continuation(self.continuation, piece, mv)
-                    + self
-                        .pawn_index
-                        .map_or(0, |i| params::pawn_history() * history.pawn(i, piece, mv))
+                    + params::order_main_weight() * tables.quiet(mv)
+                    + tables.continuation(piece, mv)
+                    + params::pawn_history() * tables.pawn(piece, mv)
                     + threats.score(pos, checks, mv, piece.kind())
                     + if low_ply_weight != 0 {
-                        low_ply_weight * history.low_ply(self.ply, mv) / (1 + self.ply as i32)
+                        low_ply_weight * tables.low_ply(mv) / (1 + self.ply as i32)
                     } else {
                         0
                     },
@@ -446,6 +445,7 @@ impl Threats {
     /// not promote, but for the promotions `quiet_promotions` counts as quiet, whose
     /// `kind` is the promoted one): escapes and checks up, moves into cheaper attackers
     /// down.
+    #[inline(always)]
     fn score(&self, pos: &Position, checks: &CheckInfo, mv: Move, kind: PieceKind) -> i32 {
         let v = value(kind);
         let threats = if v >= BIG_PIECE_VALUE {
@@ -462,7 +462,7 @@ impl Threats {
         if threats.has(mv.to()) {
             score -= ESCAPE_BONUS;
         }
-        if checks.gives_check(pos, mv) && see_ge(pos, mv, 0) {
+        if checks.gives_check_as(kind, mv) && see_ge(pos, mv, 0) {
             score += CHECK_BONUS;
         }
         score
