@@ -103,14 +103,14 @@ pub fn king(sq: Square) -> Bitboard {
 /// The squares around each square as a list, lowest index first (the order in which
 /// iterating [`king`]'s bitboard yields them), for loops that run at every node.
 struct Ring {
-    squares: [u8; 8],
+    squares: [Square; 8],
     len: u8,
 }
 
 const fn ring_table() -> [Ring; Square::NUM] {
     let mut t = [const {
         Ring {
-            squares: [0; 8],
+            squares: [Square::from_index_unchecked(0); 8],
             len: 0,
         }
     }; Square::NUM];
@@ -120,7 +120,7 @@ const fn ring_table() -> [Ring; Square::NUM] {
         let mut to = 0;
         while to < Square::NUM {
             if bits >> to & 1 != 0 {
-                t[sq].squares[t[sq].len as usize] = to as u8;
+                t[sq].squares[t[sq].len as usize] = Square::from_index_unchecked(to);
                 t[sq].len += 1;
             }
             to += 1;
@@ -134,7 +134,7 @@ static RING: [Ring; Square::NUM] = ring_table();
 
 /// The squares next to `sq`, lowest index first: [`king`]'s squares as a slice.
 #[inline(always)]
-pub fn king_ring(sq: Square) -> &'static [u8] {
+pub fn king_ring(sq: Square) -> &'static [Square] {
     let ring = &RING[sq.index()];
     &ring.squares[..ring.len as usize]
 }
@@ -513,7 +513,7 @@ mod tests {
     fn king_ring_lists_the_king_squares_in_order() {
         for i in 0..Square::NUM {
             let sq = Square::from_index_unchecked(i);
-            let listed: Vec<usize> = king_ring(sq).iter().map(|&s| s as usize).collect();
+            let listed: Vec<usize> = king_ring(sq).iter().map(|s| s.index()).collect();
             let walked: Vec<usize> = king(sq).into_iter().map(|s| s.index()).collect();
             assert_eq!(listed, walked, "square {i}");
         }

@@ -13,7 +13,7 @@ use super::params;
 use crate::attacks;
 use crate::position::Position;
 use crate::rng::mix64;
-use crate::types::{Color, Move, Piece, PieceKind, Square};
+use crate::types::{Color, Move, Piece, PieceKind};
 
 /// Entries in each table (a power of two).
 const SIZE: usize = 1 << 14;
@@ -49,7 +49,6 @@ impl CorrectionKeys {
             };
             let mut key = king.index() as u64;
             for &sq in attacks::king_ring(king) {
-                let sq = Square::from_index_unchecked(sq as usize);
                 key = key << 5 | pos.piece_at(sq).map_or(0, |p| p.index() as u64 + 1);
             }
             kings[color.index()] = (mix64(key) as usize) & (SIZE - 1);
