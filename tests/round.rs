@@ -132,6 +132,63 @@ fn an_interrupted_gate_is_resumed() {
 }
 
 #[test]
+fn more_gate_games_grow_an_undecided_gate() {
+    // Four games decide no SPRT: the same round given more gate games keeps them and
+    // plays on; fewer are refused, as is growing a gate the SPRT has decided.
+    let tmp = TempDir::new("grow");
+    let dir = tmp.0.join("r");
+    let settings = [
+        "--hours",
+        "0.0003",
+        "--nodes",
+        "150",
+        "--gate-nodes",
+        "150",
+        "--gate-games",
+        "4",
+    ];
+    let (code, stdout, stderr) = round(&dir, &settings);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("no SPRT decision"), "{stdout}");
+    let jsonl = dir.join("gate").join("games.jsonl");
+    let four = std::fs::read_to_string(&jsonl).unwrap();
+    assert_eq!(four.lines().count(), 4);
+    let progress = dir.join("round.json");
+    let read = || -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(&progress).unwrap()).unwrap()
+    };
+    if read()["gate"]["passed"] == serde_json::Value::Bool(false) {
+        assert!(stdout.contains("--gate-games up to"), "{stdout}");
+    }
+
+    let (code, stdout, stderr) = round(&dir, &["--gate-games", "6"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let six = std::fs::read_to_string(&jsonl).unwrap();
+    assert_eq!(six.lines().count(), 6);
+    assert!(six.starts_with(&four), "the first four games are kept");
+    assert_eq!(read()["settings"]["gate_games"], 6);
+    let tally = &read()["gate"];
+    let games = ["wins", "losses", "draws"]
+        .iter()
+        .map(|k| tally[k].as_u64().unwrap())
+        .sum::<u64>();
+    assert_eq!(games, 6, "the verdict counts all six: {tally}");
+
+    let (code, _, stderr) = round(&dir, &["--gate-games", "5"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("--gate-games 6"), "{stderr}");
+
+    // A gate the SPRT decided stays decided.
+    let mut json = read();
+    json["gate"]["sprt"] = serde_json::Value::String("H0".into());
+    std::fs::write(&progress, json.to_string()).unwrap();
+    let (code, _, stderr) = round(&dir, &["--gate-games", "8"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("decided"), "{stderr}");
+    assert_eq!(lines(&jsonl), 6);
+}
+
+#[test]
 fn installing_writes_the_compressed_net_and_its_sha256_line() {
     let tmp = TempDir::new("install");
     let checkout = tmp.0.join("checkout");

@@ -90,7 +90,8 @@ pub struct RoundArgs {
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
     gate_nodes: Option<u64>,
     /// Gate games at most, when the SPRT has not decided [default: 400], and no more than
-    /// twice the gate's openings (more would repeat games)
+    /// twice the gate's openings (more would repeat games); a resumed round given more
+    /// grows an undecided gate
     #[arg(long, value_parser = clap::value_parser!(u32).range(2..=100_000))]
     gate_games: Option<u32>,
     /// Openings, one `position` line each: the first half for the data, the other half
@@ -136,6 +137,12 @@ pub struct Gate {
     /// "H1", "H0" or none.
     pub sprt: Option<String>,
     pub passed: bool,
+}
+
+impl Gate {
+    pub fn games(&self) -> u32 {
+        self.wins + self.losses + self.draws
+    }
 }
 
 impl fmt::Display for Gate {
@@ -289,7 +296,6 @@ impl Progress {
         same("lr", &s.lr, args.lr)?;
         same("lambda", &s.lambda, args.lambda)?;
         same("gate-nodes", &s.gate_nodes, args.gate_nodes)?;
-        same("gate-games", &s.gate_games, args.gate_games)?;
         same(
             "data",
             &s.data,
@@ -308,6 +314,31 @@ impl Progress {
                 });
             }
             progress.hours = hours;
+        }
+        // More gate games grow a gate the SPRT has not decided: its games are kept and
+        // the match goes on (`play_gate` resumes it), so a close gate need not be
+        // judged on its first few hundred games.
+        if let Some(games) = args.gate_games {
+            let started = progress.settings.gate_games;
+            let decided = progress.gate.as_ref().is_some_and(|g| g.sprt.is_some());
+            if games != started {
+                let refuse = |why: &str| RoundError::Changed {
+                    name: "gate-games",
+                    started: format!("{started}{why}"),
+                    given: games.to_string(),
+                };
+                if games < started {
+                    return Err(refuse(""));
+                }
+                if decided {
+                    return Err(refuse(" (the SPRT has decided)"));
+                }
+                if progress.installed {
+                    return Err(refuse(" (the net is installed)"));
+                }
+                progress.settings.gate_games = games;
+                progress.gate = None;
+            }
         }
         Ok(progress)
     }
@@ -380,6 +411,8 @@ pub struct RoundSummary {
     pub generated_secs: f64,
     pub gate: Gate,
     pub installed: bool,
+    /// The most gate games the round's openings give (twice their number).
+    pub gate_limit: u32,
 }
 
 /// Runs (or resumes) the round; progress goes to stderr, each step's own report too.
@@ -485,6 +518,7 @@ pub fn run(args: &RoundArgs, engine: &Path) -> Result<RoundSummary, RoundError> 
         generated_secs: progress.generated_secs,
         gate,
         installed: progress.installed,
+        gate_limit: 2 * gate_openings(&files)?,
     })
 }
 
@@ -556,8 +590,12 @@ fn generate(
 /// gate opening, since single-threaded engines at a node limit play the same game again
 /// from the same opening.
 fn distinct_gate_games(s: &Settings, files: &Files) -> Result<u32, RoundError> {
-    let openings = opening_lines(&files.gate_openings)?.len() as u32;
-    Ok(s.gate_games.min(2 * openings.max(1)))
+    Ok(s.gate_games.min(2 * gate_openings(files)?))
+}
+
+/// How many openings the gate has (at least one).
+fn gate_openings(files: &Files) -> Result<u32, RoundError> {
+    Ok((opening_lines(&files.gate_openings)?.len() as u32).max(1))
 }
 
 /// Step 3: the new net against the built-in one; resumes a gate already begun.
@@ -755,9 +793,14 @@ pub fn run_cli(args: RoundArgs) -> i32 {
                 s.generated_secs,
                 s.gate,
                 if s.installed {
-                    "; installed: commit nets/ with the gate's result"
+                    "; installed: commit nets/ with the gate's result".to_string()
+                } else if s.gate.sprt.is_none() && !s.gate.passed && s.gate.games() < s.gate_limit {
+                    format!(
+                        "; undecided: the same command with --gate-games up to {} grows the gate",
+                        s.gate_limit
+                    )
                 } else {
-                    ""
+                    String::new()
                 }
             );
             0
