@@ -100,6 +100,81 @@ pub fn king(sq: Square) -> Bitboard {
     KING[0][sq.index()]
 }
 
+/// Where each of `color`'s stepping pieces must stand to reach, in one step, a square next
+/// to the enemy king or a square from which a knight checks it: the origins of the checks
+/// that [`crate::mate::one`] tries, looked up once per call instead of testing each piece.
+/// Pawns, silvers and gold movers count only within two squares of the king (beyond,
+/// they reach no square next to it, and a step onto a knight's check square is no check).
+#[derive(Clone, Copy)]
+pub struct ContactOrigins {
+    pub pawn: Bitboard,
+    pub knight: Bitboard,
+    pub silver: Bitboard,
+    pub gold: Bitboard,
+}
+
+const fn contact_origins_table() -> [[ContactOrigins; Square::NUM]; 2] {
+    let empty = ContactOrigins {
+        pawn: Bitboard::EMPTY,
+        knight: Bitboard::EMPTY,
+        silver: Bitboard::EMPTY,
+        gold: Bitboard::EMPTY,
+    };
+    let pawn = step_table(PAWN_STEPS);
+    let knight = step_table(KNIGHT_STEPS);
+    let silver = step_table(SILVER_STEPS);
+    let gold = step_table(GOLD_STEPS);
+    let king = step_table(KING_STEPS);
+    let mut t = [[empty; Square::NUM]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut ksq = 0;
+        while ksq < Square::NUM {
+            let near = king[0][ksq].0;
+            // Our knight checks from the squares the enemy's knight would reach.
+            let region = near | knight[1 - c][ksq].0;
+            let mut close = near;
+            let mut from = 0;
+            while from < Square::NUM {
+                if near >> from & 1 != 0 {
+                    close |= king[0][from].0;
+                }
+                from += 1;
+            }
+            let mut o = empty;
+            from = 0;
+            while from < Square::NUM {
+                let bit = 1u128 << from;
+                if pawn[c][from].0 & region != 0 && close & bit != 0 {
+                    o.pawn.0 |= bit;
+                }
+                if knight[c][from].0 & region != 0 {
+                    o.knight.0 |= bit;
+                }
+                if silver[c][from].0 & region != 0 && close & bit != 0 {
+                    o.silver.0 |= bit;
+                }
+                if gold[c][from].0 & region != 0 && close & bit != 0 {
+                    o.gold.0 |= bit;
+                }
+                from += 1;
+            }
+            t[c][ksq] = o;
+            ksq += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+static CONTACT_ORIGINS: [[ContactOrigins; Square::NUM]; 2] = contact_origins_table();
+
+/// The [`ContactOrigins`] of `color`'s pieces against the enemy king on `ksq`.
+#[inline(always)]
+pub fn contact_origins(color: Color, ksq: Square) -> &'static ContactOrigins {
+    &CONTACT_ORIGINS[color.index()][ksq.index()]
+}
+
 /// The squares around each square as a list, lowest index first (the order in which
 /// iterating [`king`]'s bitboard yields them), for loops that run at every node.
 struct Ring {
@@ -508,6 +583,37 @@ pub fn dragon(sq: Square, occupied: Bitboard) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn contact_origins_are_the_steppers_that_reach_a_checking_square() {
+        // From the step attacks themselves: the origins of a kind are the squares whose
+        // steps touch the king's neighbours or a knight check square, within two files
+        // and ranks of the king for everything but the knight.
+        for color in [Color::Black, Color::White] {
+            for k in 0..Square::NUM {
+                let ksq = Square::from_index_unchecked(k);
+                let region = king(ksq) | knight(!color, ksq);
+                let o = contact_origins(color, ksq);
+                for f in 0..Square::NUM {
+                    let from = Square::from_index_unchecked(f);
+                    let close = (from.file().index() as i32 - ksq.file().index() as i32).abs() <= 2
+                        && (from.rank().index() as i32 - ksq.rank().index() as i32).abs() <= 2;
+                    let reaches = |steps: Bitboard| (steps & region).is_nonempty();
+                    assert_eq!(o.pawn.has(from), close && reaches(pawn(color, from)));
+                    assert_eq!(o.knight.has(from), reaches(knight(color, from)));
+                    assert_eq!(o.silver.has(from), close && reaches(silver(color, from)));
+                    assert_eq!(o.gold.has(from), close && reaches(gold(color, from)));
+                }
+            }
+        }
+        // A king on 5e: Black's knight checks it from 4g or 6g, which knights on 3i and
+        // 5i reach; one on 1i reaches only 2g.
+        let ksq = Square::from_usi("5e").unwrap();
+        let o = contact_origins(Color::Black, ksq);
+        assert!(o.knight.has(Square::from_usi("3i").unwrap()));
+        assert!(o.knight.has(Square::from_usi("5i").unwrap()));
+        assert!(!o.knight.has(Square::from_usi("1i").unwrap()));
+    }
 
     #[test]
     fn king_ring_lists_the_king_squares_in_order() {

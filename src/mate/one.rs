@@ -29,17 +29,10 @@ struct Support {
 
 impl Support {
     fn new(pos: &Position) -> Support {
-        let us = pos.side_to_move();
-        let mut sliders = Bitboard::EMPTY;
-        for kind in [
-            PieceKind::Lance,
-            PieceKind::Bishop,
-            PieceKind::Rook,
-            PieceKind::Horse,
-            PieceKind::Dragon,
-        ] {
-            sliders |= pos.pieces_of(us, kind);
-        }
+        let sliders = (pos.pieces_of_kind(PieceKind::Lance)
+            | pos.diagonal_sliders()
+            | pos.straight_sliders())
+            & pos.pieces(pos.side_to_move());
         Support {
             known: ArrayVec::new(),
             sliders,
@@ -166,14 +159,19 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
 
     // Drops (a pawn drop that mates is illegal, so pawns are left out).
     let hand = pos.hand(us);
-    for kind in [
-        PieceKind::Rook,
-        PieceKind::Bishop,
-        PieceKind::Gold,
-        PieceKind::Silver,
-        PieceKind::Knight,
-        PieceKind::Lance,
-    ] {
+    let drops: &[PieceKind] = if hand.has_non_pawn() {
+        &[
+            PieceKind::Rook,
+            PieceKind::Bishop,
+            PieceKind::Gold,
+            PieceKind::Silver,
+            PieceKind::Knight,
+            PieceKind::Lance,
+        ]
+    } else {
+        &[]
+    };
+    for &kind in drops {
         if hand.count(kind) == 0 {
             continue;
         }
@@ -200,16 +198,18 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
         }
     }
 
-    // Board moves onto the king's neighbourhood or a knight check square.
+    // Board moves onto the king's neighbourhood or a knight check square: the steppers
+    // that reach one from where they stand (a table), and every slider, whose lines are
+    // tested below.
     let targets = (near | knight_checks) & !pos.pieces(us);
-    let mut close = near;
-    for s in near {
-        close |= attacks::king(s);
-    }
-    // Steppers must stand within two squares of the king to reach these targets;
-    // knights and sliders may come from anywhere.
-    let candidates =
-        (pos.pieces(us) & close) | pos.pieces_of(us, PieceKind::Knight) | support.sliders;
+    let origins = attacks::contact_origins(us, ksq);
+    let ours = pos.pieces(us);
+    let candidates = (pos.pieces_of_kind(PieceKind::Pawn) & origins.pawn
+        | pos.pieces_of_kind(PieceKind::Knight) & origins.knight
+        | pos.pieces_of_kind(PieceKind::Silver) & origins.silver
+        | pos.gold_movers() & origins.gold)
+        & ours
+        | support.sliders;
     for from in candidates {
         let piece = pos.piece_at(from).expect("a piece");
         let kind = piece.kind();

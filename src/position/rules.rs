@@ -224,10 +224,11 @@ impl Position {
         let Some(ksq) = self.king[us.index()] else {
             return false;
         };
-        let camp = Bitboard::far_ranks(us, 3);
-        if !camp.has(ksq) || self.in_check() {
+        // Asked at every node: the king's rank alone settles nearly all of them.
+        if !ksq.in_zone(us) || self.in_check() {
             return false;
         }
+        let camp = Bitboard::far_ranks(us, 3);
         let ours_in_camp = self.pieces(us) & camp & !Bitboard::from_square(ksq);
         if ours_in_camp.count() < 10 {
             return false;

@@ -87,13 +87,20 @@ pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
             break;
         }
         result = !result;
-        let (kind, sq) = ORDER
-            .iter()
-            .find_map(|&k| {
-                let set = ours & pos.pieces_of_kind(k);
-                set.lsb().map(|sq| (k, sq))
-            })
-            .expect("an attacker of some kind");
+        // A lone attacker (the usual case) is the cheapest one; several are searched
+        // kind by kind.
+        let (kind, sq) = if ours.has_more_than_one() {
+            ORDER
+                .iter()
+                .find_map(|&k| {
+                    let set = ours & pos.pieces_of_kind(k);
+                    set.lsb().map(|sq| (k, sq))
+                })
+                .expect("an attacker of some kind")
+        } else {
+            let sq = ours.lsb().expect("an attacker");
+            (pos.piece_at(sq).expect("a piece on it").kind(), sq)
+        };
         if kind == PieceKind::King {
             // The king may only take last: if the other side still attacks, it cannot.
             if (attackers & pos.pieces(!side)).is_nonempty() {

@@ -62,6 +62,12 @@ impl Hand {
         self.0 == 0
     }
 
+    /// Whether this hand holds any piece other than pawns.
+    #[inline(always)]
+    pub const fn has_non_pawn(self) -> bool {
+        self.0 & !(MASK[PieceKind::Pawn as usize] << SHIFT[PieceKind::Pawn as usize]) != 0
+    }
+
     /// Whether this hand holds at least as many of every kind as `other`.
     #[inline(always)]
     pub const fn is_superset_of(self, other: Hand) -> bool {
@@ -119,5 +125,26 @@ impl fmt::Display for Hand {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn non_pawns_are_told_apart_from_pawns() {
+        let mut hand = Hand::EMPTY;
+        assert!(!hand.has_non_pawn());
+        hand.set(PieceKind::Pawn, 18);
+        assert!(!hand.has_non_pawn());
+        for kind in PieceKind::HAND {
+            if kind == PieceKind::Pawn {
+                continue;
+            }
+            let mut one = hand;
+            one.add(kind);
+            assert!(one.has_non_pawn(), "{kind:?}");
+        }
     }
 }
