@@ -1,6 +1,7 @@
 //! The evaluation in the USI session: `EvalFile`, `EvalDir` and `FV_SCALE` are read at
 //! `isready` (and at a `go` that comes without one), a net is loaded only when the
-//! source changed, and a file that cannot be used leaves the evaluation as it was.
+//! source changed, and a file that cannot be used leaves the evaluation as it was (the
+//! built-in net when it is refused before anything was loaded).
 
 use super::options::EvalSource;
 use super::Session;
@@ -87,9 +88,21 @@ impl Session {
                 state.failed = None;
             }
             Err(e) => {
-                let kept = match &state.net {
-                    Some(net) => format!("the net {} stays", net.arch().name()),
-                    None => "the linear evaluation stays".to_string(),
+                // Refused before anything was loaded (an `EvalFile` set before the first
+                // `isready`): what stays is the engine's default, the built-in net, not
+                // the linear evaluation a session starts without.
+                if state.loaded.is_none() {
+                    if let Ok((net, _)) = nnue::builtin::load() {
+                        state.net = Some(Arc::new(net));
+                        state.loaded = Some(EvalSource::Internal);
+                    }
+                }
+                let kept = match (&state.net, &state.loaded) {
+                    (Some(_), Some(EvalSource::Internal)) => {
+                        format!("the built-in net ({}) stays", nnue::builtin::NAME)
+                    }
+                    (Some(net), _) => format!("the net {} stays", net.arch().name()),
+                    (None, _) => "the linear evaluation stays".to_string(),
                 };
                 self.out
                     .info_string(&format!("EvalFile refused, {kept}: {path}: {e}"));

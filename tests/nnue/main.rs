@@ -766,6 +766,49 @@ fn the_built_in_net_is_the_published_file() {
 }
 
 #[test]
+fn a_file_refused_at_the_first_isready_leaves_the_built_in_net() {
+    // A GUI sends its EvalFile before the first `isready`: when that file cannot be read,
+    // the engine keeps its default, the built-in net, not the linear evaluation that a
+    // session has before anything is loaded.
+    let tmp = TempDir::new("usi-first-refusal");
+    let bad = tmp.write("not-a-net.bin", b"root:x:0:0:root:/root:/bin/bash\n");
+    let (net, _) = Network::from_bytes(nnue::builtin::bytes()).unwrap();
+    for path in [bad, tmp.path().join("missing.bin")] {
+        let mut e = engine_with_net(&path);
+        let lines = ready(&mut e);
+        let refusals: Vec<&String> = lines.iter().filter(|l| l.contains("refused")).collect();
+        assert_eq!(refusals.len(), 1, "{path:?}: {lines:?}");
+        assert!(
+            refusals[0].contains("the built-in net (internal) stays"),
+            "{}",
+            refusals[0]
+        );
+        let sfen = STARTS[3];
+        let pos: Position = sfen.parse().unwrap();
+        assert_eq!(
+            eval_value(&mut e, &format!("sfen {sfen}")),
+            net.evaluate(&pos, 16).unwrap()
+        );
+        // Asked for by name, the linear evaluation is what stays after a refusal.
+        e.send("setoption name EvalFile value linear");
+        ready(&mut e);
+        e.send(&format!("setoption name EvalFile value {}", path.display()));
+        let lines = ready(&mut e);
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("the linear evaluation stays")),
+            "{lines:?}"
+        );
+        assert_eq!(
+            eval_value(&mut e, &format!("sfen {sfen}")),
+            hayate::eval::evaluate(&pos)
+        );
+        e.quit();
+    }
+}
+
+#[test]
 fn malformed_files_over_usi_keep_the_engine_working() {
     let t = kp256();
     let tmp = TempDir::new("usi-malformed");
