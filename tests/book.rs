@@ -240,6 +240,21 @@ fn malformed_lines_are_reported_and_skipped() {
     );
     assert_eq!(r.best, "8c8d");
     assert!(!r.searched());
+    // A file that does not exist leaves the book that was loaded.
+    e.send(&set("BookFile", dir.join("gone.db").display()));
+    e.send("isready");
+    let (_, notes) = e.expect_line(|l| l == "readyok", "readyok");
+    assert!(
+        notes.len() == 1 && notes[0].contains("gone.db") && notes[0].contains("stays"),
+        "{notes:#?}"
+    );
+    let r = go(
+        &mut e,
+        "startpos moves 7g7f",
+        "btime 0 wtime 0 byoyomi 1000",
+    );
+    assert_eq!(r.best, "8c8d");
+    assert!(!r.searched());
     // A file that is not a book at all, then one that does not exist: reported, and the
     // engine searches.
     let junk = write(&dir, "junk.db", &"\u{1}\u{2} not a book\n".repeat(50));
@@ -265,6 +280,29 @@ fn malformed_lines_are_reported_and_skipped() {
 
 // ---------------------------------------------------------------------------------------
 // The engine with a book
+
+#[test]
+fn a_book_file_refused_at_the_first_isready_leaves_the_built_in_book() {
+    // GUIs send BookFile before the first isready: when it names no file, the engine
+    // keeps its default, the built-in book.
+    let internal: Vec<String> = Book::internal()
+        .probe(&Position::startpos())
+        .unwrap()
+        .iter()
+        .map(|m| m.mv.to_string())
+        .collect();
+    let (mut e, notes) = engine(&[set("BookFile", "no-such-folder/standard_book.db")]);
+    assert!(
+        notes.len() == 1
+            && notes[0].starts_with("info string book: cannot read")
+            && notes[0].contains("the built-in book stays"),
+        "{notes:#?}"
+    );
+    let r = go(&mut e, "startpos", "btime 0 wtime 0 byoyomi 10000");
+    assert!(internal.contains(&r.best), "{} not in {internal:?}", r.best);
+    assert!(r.book_move() && !r.searched(), "{:#?}", r.lines);
+    quit(e);
+}
 
 #[test]
 fn a_book_move_is_played_at_once_at_the_start() {

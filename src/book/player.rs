@@ -154,7 +154,8 @@ impl BookPlayer {
         if self.loaded.as_ref() == Some(&id) {
             return Vec::new();
         }
-        self.book = None;
+        let first = self.loaded.is_none();
+        let previous = self.book.take();
         self.loaded = Some(id);
         let started = Instant::now();
         let book = match &wanted {
@@ -162,7 +163,22 @@ impl BookPlayer {
             BookFile::Internal => Book::internal(),
             BookFile::Path(p) => match Book::open(p) {
                 Ok(b) => b,
-                Err(e) => return vec![format!("book: {e}; playing without a book")],
+                Err(e) => {
+                    // A file that cannot be read leaves the book as it was: the built-in
+                    // one when it was the first asked for (a GUI's BookFile arrives
+                    // before the first `isready`, and the built-in book is the default).
+                    self.book = if first {
+                        Some(Book::internal())
+                    } else {
+                        previous
+                    };
+                    let kept = match &self.book {
+                        Some(_) if first => "the built-in book stays".to_string(),
+                        Some(b) => format!("the book {} stays", b.name()),
+                        None => "playing without a book".to_string(),
+                    };
+                    return vec![format!("book: {e}; {kept}")];
+                }
             },
         };
         let mut notes: Vec<String> = book
