@@ -147,8 +147,20 @@ fn more_gate_games_grow_an_undecided_gate() {
         "--gate-games",
         "4",
     ];
-    let (code, stdout, stderr) = round(&dir, &settings);
-    assert_eq!(code, 0, "{stdout}{stderr}");
+    // Begun by another copy of the binary (an earlier build, as a round resumed after a
+    // rebuild is): the grown gate goes on with the engine its record names.
+    let earlier = tmp.0.join("hayate-earlier");
+    std::fs::copy(env!("CARGO_BIN_EXE_hayate"), &earlier).unwrap();
+    let out = Command::new(&earlier)
+        .arg("round")
+        .arg("--dir")
+        .arg(&dir)
+        .args(settings)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
     assert!(stdout.contains("no SPRT decision"), "{stdout}");
     let jsonl = dir.join("gate").join("games.jsonl");
     let four = std::fs::read_to_string(&jsonl).unwrap();
@@ -166,6 +178,8 @@ fn more_gate_games_grow_an_undecided_gate() {
     let six = std::fs::read_to_string(&jsonl).unwrap();
     assert_eq!(six.lines().count(), 6);
     assert!(six.starts_with(&four), "the first four games are kept");
+    let command = std::fs::read_to_string(dir.join("gate").join("command.json")).unwrap();
+    assert!(command.contains("hayate-earlier"), "{command}");
     assert_eq!(read()["settings"]["gate_games"], 6);
     let tally = &read()["gate"];
     let games = ["wins", "losses", "draws"]

@@ -652,7 +652,19 @@ fn play_gate(
     .map(String::from)
     .to_vec();
     if files.gate.join("games.jsonl").exists() {
-        words.extend(["--resume".into(), path_word(&files.gate)]);
+        // A gate begun goes on with the engines it began with, as its record names them
+        // (a round resumed by a rebuilt binary must not mix two builds in one gate): only
+        // the number of games and the concurrency are given again.
+        words = [
+            "--resume",
+            &path_word(&files.gate),
+            "--games",
+            &games.to_string(),
+            "--concurrency",
+            &concurrency.to_string(),
+        ]
+        .map(String::from)
+        .to_vec();
     } else {
         words.extend(["--out".into(), path_word(&files.gate)]);
     }
