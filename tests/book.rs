@@ -233,13 +233,13 @@ fn malformed_lines_are_reported_and_skipped() {
     let r = go(&mut e, "startpos", "btime 0 wtime 0 byoyomi 1000");
     assert_eq!(r.best, "2g2f");
     assert_eq!(r.ponder.as_deref(), Some("8c8d"));
-    let r = go(
-        &mut e,
-        "startpos moves 7g7f",
-        "btime 0 wtime 0 byoyomi 1000",
-    );
-    assert_eq!(r.best, "8c8d");
-    assert!(!r.searched());
+    // The book's reply to 7g7f, played without a search.
+    let replies_from_the_book = |e: &mut EngineProcess| {
+        let r = go(e, "startpos moves 7g7f", "btime 0 wtime 0 byoyomi 1000");
+        assert_eq!(r.best, "8c8d");
+        assert!(!r.searched());
+    };
+    replies_from_the_book(&mut e);
     // A file that does not exist leaves the book that was loaded.
     e.send(&set("BookFile", dir.join("gone.db").display()));
     e.send("isready");
@@ -248,13 +248,7 @@ fn malformed_lines_are_reported_and_skipped() {
         notes.len() == 1 && notes[0].contains("gone.db") && notes[0].contains("stays"),
         "{notes:#?}"
     );
-    let r = go(
-        &mut e,
-        "startpos moves 7g7f",
-        "btime 0 wtime 0 byoyomi 1000",
-    );
-    assert_eq!(r.best, "8c8d");
-    assert!(!r.searched());
+    replies_from_the_book(&mut e);
     // A file that is not a book at all, then one that does not exist: reported, and the
     // engine searches.
     let junk = write(&dir, "junk.db", &"\u{1}\u{2} not a book\n".repeat(50));
@@ -281,16 +275,21 @@ fn malformed_lines_are_reported_and_skipped() {
 // ---------------------------------------------------------------------------------------
 // The engine with a book
 
-#[test]
-fn a_book_file_refused_at_the_first_isready_leaves_the_built_in_book() {
-    // GUIs send BookFile before the first isready: when it names no file, the engine
-    // keeps its default, the built-in book.
-    let internal: Vec<String> = Book::internal()
+/// The built-in book's moves at the start position.
+fn internal_start_moves() -> Vec<String> {
+    Book::internal()
         .probe(&Position::startpos())
         .unwrap()
         .iter()
         .map(|m| m.mv.to_string())
-        .collect();
+        .collect()
+}
+
+#[test]
+fn a_book_file_refused_at_the_first_isready_leaves_the_built_in_book() {
+    // GUIs send BookFile before the first isready: when it names no file, the engine
+    // keeps its default, the built-in book.
+    let internal = internal_start_moves();
     let (mut e, notes) = engine(&[set("BookFile", "no-such-folder/standard_book.db")]);
     assert!(
         notes.len() == 1
@@ -306,12 +305,7 @@ fn a_book_file_refused_at_the_first_isready_leaves_the_built_in_book() {
 
 #[test]
 fn a_book_move_is_played_at_once_at_the_start() {
-    let internal: Vec<String> = Book::internal()
-        .probe(&Position::startpos())
-        .unwrap()
-        .iter()
-        .map(|m| m.mv.to_string())
-        .collect();
+    let internal = internal_start_moves();
     assert!(!internal.is_empty());
     // No option set: the built-in book is on, loaded without a word at isready.
     let (mut e, notes) = engine(&[]);

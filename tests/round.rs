@@ -36,6 +36,9 @@ fn round(dir: &Path, extra: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// A round's smallest settings: games of 150 nodes a move, a gate of four games.
+const TINY: &[&str] = &["--nodes", "150", "--gate-nodes", "150", "--gate-games", "4"];
+
 fn lines(path: &Path) -> usize {
     std::fs::read_to_string(path).unwrap().lines().count()
 }
@@ -44,18 +47,7 @@ fn lines(path: &Path) -> usize {
 fn a_round_plays_trains_gates_and_resumes_without_replaying() {
     let tmp = TempDir::new("whole");
     let dir = tmp.0.join("r");
-    let settings = [
-        "--hours",
-        "0.0005",
-        "--nodes",
-        "150",
-        "--gate-nodes",
-        "150",
-        "--gate-games",
-        "4",
-        "--concurrency",
-        "2",
-    ];
+    let settings = [TINY, &["--hours", "0.0005", "--concurrency", "2"][..]].concat();
     let (code, stdout, stderr) = round(&dir, &settings);
     assert_eq!(code, 0, "{stdout}{stderr}");
     let records = std::fs::metadata(dir.join("data.bin")).unwrap().len() / 40;
@@ -104,16 +96,7 @@ fn an_interrupted_gate_is_resumed() {
     // played are kept and only the rest are played.
     let tmp = TempDir::new("gate");
     let dir = tmp.0.join("r");
-    let settings = [
-        "--hours",
-        "0.0003",
-        "--nodes",
-        "150",
-        "--gate-nodes",
-        "150",
-        "--gate-games",
-        "4",
-    ];
+    let settings = [TINY, &["--hours", "0.0003"][..]].concat();
     assert_eq!(round(&dir, &settings).0, 0);
     let jsonl = dir.join("gate").join("games.jsonl");
     let text = std::fs::read_to_string(&jsonl).unwrap();
@@ -137,16 +120,7 @@ fn more_gate_games_grow_an_undecided_gate() {
     // plays on; fewer are refused, as is growing a gate the SPRT has decided.
     let tmp = TempDir::new("grow");
     let dir = tmp.0.join("r");
-    let settings = [
-        "--hours",
-        "0.0003",
-        "--nodes",
-        "150",
-        "--gate-nodes",
-        "150",
-        "--gate-games",
-        "4",
-    ];
+    let settings = [TINY, &["--hours", "0.0003"][..]].concat();
     // Begun by another copy of the binary (an earlier build, as a round resumed after a
     // rebuild is): the grown gate goes on with the engine its record names.
     let earlier = tmp.0.join("hayate-earlier");

@@ -591,6 +591,18 @@ fn eval_value(e: &mut EngineProcess, position: &str) -> i32 {
     line.rsplit(' ').next().unwrap().parse().unwrap()
 }
 
+/// Asserts that the engine evaluates the fourth start position as `net` does, or with
+/// no net as the linear evaluation does.
+fn assert_usi_eval(e: &mut EngineProcess, net: Option<&Network>) {
+    let sfen = STARTS[3];
+    let pos: Position = sfen.parse().unwrap();
+    let expected = match net {
+        Some(net) => net.evaluate(&pos, 16).unwrap(),
+        None => hayate::eval::evaluate(&pos),
+    };
+    assert_eq!(eval_value(e, &format!("sfen {sfen}")), expected, "{sfen}");
+}
+
 /// The rows of a record of YaneuraOu's values (`tests/data/*.tsv`): a position, then
 /// `columns` values; `#` lines are comments.
 fn recorded_values(tsv: &str, columns: usize) -> Vec<(Position, Vec<i32>)> {
@@ -748,19 +760,12 @@ fn the_built_in_net_is_the_published_file() {
         "{options:?}"
     );
     ready(&mut e);
-    let sfen = STARTS[3];
-    let pos: Position = sfen.parse().unwrap();
-    assert_eq!(
-        eval_value(&mut e, &format!("sfen {sfen}")),
-        net.evaluate(&pos, 16).unwrap()
-    );
+    assert_usi_eval(&mut e, Some(&net));
     e.send("setoption name EvalFile value linear");
     ready(&mut e);
-    assert_eq!(
-        eval_value(&mut e, &format!("sfen {sfen}")),
-        hayate::eval::evaluate(&pos)
-    );
+    assert_usi_eval(&mut e, None);
     e.quit();
+    let pos: Position = STARTS[3].parse().unwrap();
     let (evaluator, _) = hayate::eval::Evaluator::named("internal", 16).unwrap();
     assert_eq!(evaluator.evaluate(&pos), net.evaluate(&pos, 16).unwrap());
 }
@@ -783,12 +788,7 @@ fn a_file_refused_at_the_first_isready_leaves_the_built_in_net() {
             "{}",
             refusals[0]
         );
-        let sfen = STARTS[3];
-        let pos: Position = sfen.parse().unwrap();
-        assert_eq!(
-            eval_value(&mut e, &format!("sfen {sfen}")),
-            net.evaluate(&pos, 16).unwrap()
-        );
+        assert_usi_eval(&mut e, Some(&net));
         // Asked for by name, the linear evaluation is what stays after a refusal.
         e.send("setoption name EvalFile value linear");
         ready(&mut e);
@@ -800,10 +800,7 @@ fn a_file_refused_at_the_first_isready_leaves_the_built_in_net() {
                 .any(|l| l.contains("the linear evaluation stays")),
             "{lines:?}"
         );
-        assert_eq!(
-            eval_value(&mut e, &format!("sfen {sfen}")),
-            hayate::eval::evaluate(&pos)
-        );
+        assert_usi_eval(&mut e, None);
         e.quit();
     }
 }
