@@ -614,60 +614,63 @@ fn play_gate(
             games / 2
         );
     }
-    let mut words: Vec<String> = [
-        "--nodes",
-        &s.gate_nodes.to_string(),
-        "--option",
-        "USI_OwnBook=false",
-        "--engine",
-        &exe,
-        "--name",
-        "new",
-        "--option",
-        &format!("EvalFile={}", path_word(&files.net)),
-        "--engine",
-        &exe,
-        "--name",
-        "builtin",
-        "--option",
-        "EvalFile=internal",
-        "--openings",
-        &path_word(&files.gate_openings),
-        "--games",
-        &games.to_string(),
-        "--concurrency",
-        &concurrency.to_string(),
-        "--resign-score",
-        &GATE_RESIGN_SCORE.to_string(),
-        "--max-moves",
-        &GATE_MAX_MOVES.to_string(),
-        "--ready-timeout",
-        &GATE_READY_TIMEOUT_MS.to_string(),
-        "--move-timeout",
-        &GATE_MOVE_TIMEOUT_MS.to_string(),
-        "--sprt",
-        &GATE_ELO0.to_string(),
-        &GATE_ELO1.to_string(),
-    ]
-    .map(String::from)
-    .to_vec();
-    if files.gate.join("games.jsonl").exists() {
+    let gate = path_word(&files.gate);
+    let (count, concurrency) = (games.to_string(), concurrency.to_string());
+    let words: Vec<String> = if files.gate.join("games.jsonl").exists() {
         // A gate begun goes on with the engines it began with, as its record names them
         // (a round resumed by a rebuilt binary must not mix two builds in one gate): only
         // the number of games and the concurrency are given again.
-        words = [
+        [
             "--resume",
-            &path_word(&files.gate),
+            &gate,
             "--games",
-            &games.to_string(),
+            &count,
             "--concurrency",
-            &concurrency.to_string(),
+            &concurrency,
         ]
         .map(String::from)
-        .to_vec();
+        .to_vec()
     } else {
-        words.extend(["--out".into(), path_word(&files.gate)]);
-    }
+        [
+            "--nodes",
+            &s.gate_nodes.to_string(),
+            "--option",
+            "USI_OwnBook=false",
+            "--engine",
+            &exe,
+            "--name",
+            "new",
+            "--option",
+            &format!("EvalFile={}", path_word(&files.net)),
+            "--engine",
+            &exe,
+            "--name",
+            "builtin",
+            "--option",
+            "EvalFile=internal",
+            "--openings",
+            &path_word(&files.gate_openings),
+            "--games",
+            &count,
+            "--concurrency",
+            &concurrency,
+            "--resign-score",
+            &GATE_RESIGN_SCORE.to_string(),
+            "--max-moves",
+            &GATE_MAX_MOVES.to_string(),
+            "--ready-timeout",
+            &GATE_READY_TIMEOUT_MS.to_string(),
+            "--move-timeout",
+            &GATE_MOVE_TIMEOUT_MS.to_string(),
+            "--sprt",
+            &GATE_ELO0.to_string(),
+            &GATE_ELO1.to_string(),
+            "--out",
+            &gate,
+        ]
+        .map(String::from)
+        .to_vec()
+    };
     let config =
         matches::cli::parse(&words).map_err(|e| RoundError::Step("gate", e.to_string()))?;
     let mut err = std::io::stderr();

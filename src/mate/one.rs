@@ -137,6 +137,17 @@ impl Defence {
     }
 }
 
+/// The kinds tried as mating drops, in this order (which mate is found first decides the
+/// move the search stores): not pawns, since a pawn drop that mates is illegal.
+const MATING_DROPS: [PieceKind; 6] = [
+    PieceKind::Rook,
+    PieceKind::Bishop,
+    PieceKind::Gold,
+    PieceKind::Silver,
+    PieceKind::Knight,
+    PieceKind::Lance,
+];
+
 /// Plays `mv` and tells whether the opponent is then without a legal move.
 #[inline]
 fn mates(pos: &mut Position, mv: Move) -> bool {
@@ -160,14 +171,7 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
     // Drops (a pawn drop that mates is illegal, so pawns are left out).
     let hand = pos.hand(us);
     let drops: &[PieceKind] = if hand.has_non_pawn() {
-        &[
-            PieceKind::Rook,
-            PieceKind::Bishop,
-            PieceKind::Gold,
-            PieceKind::Silver,
-            PieceKind::Knight,
-            PieceKind::Lance,
-        ]
+        &MATING_DROPS
     } else {
         &[]
     };
