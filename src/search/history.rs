@@ -76,6 +76,43 @@ pub fn continuation_row(previous: Option<(Piece, Move)>) -> Option<usize> {
     previous.map(|(piece, mv)| (piece.index() & 31) * Square::NUM + mv.to().index())
 }
 
+/// The continuation history keeps its rows in this many sets, by the node the earlier
+/// move was made at: whether it was in check, and whether the move was a capture or
+/// promotion ([`continuation_context`]; one set while `continuation_context` is off).
+pub const CONTINUATION_CONTEXTS: usize = 4;
+
+/// Rows in one set of continuation rows: an earlier move's piece and destination.
+const ROWS_PER_CONTEXT: usize = 32 * Square::NUM;
+
+/// The set of continuation rows a move made at a node `in_check` (or not), `tactical`
+/// (a capture or promotion) or not, belongs to: Stockfish's and YaneuraOu's split, since
+/// the replies that follow an evasion or a capture are other replies. Always the first
+/// while `continuation_context` is off.
+#[inline(always)]
+pub fn continuation_context(in_check: bool, tactical: bool) -> u8 {
+    if params::continuation_context() == 0 {
+        0
+    } else {
+        2 * u8::from(in_check) + u8::from(tactical)
+    }
+}
+
+/// The sets of continuation rows the table holds: all of them when they are used, or
+/// when tuning may turn them on between searches; one otherwise (13 MB a thread, not 53).
+fn continuation_sets() -> usize {
+    if cfg!(feature = "spsa") || params::continuation_context() != 0 {
+        CONTINUATION_CONTEXTS
+    } else {
+        1
+    }
+}
+
+/// [`continuation_row`] in the set `context` ([`continuation_context`]).
+#[inline(always)]
+pub fn continuation_row_in(previous: Option<(Piece, Move)>, context: u8) -> Option<usize> {
+    continuation_row(previous).map(|row| row + context as usize * ROWS_PER_CONTEXT)
+}
+
 /// A continuation row of zeros, standing for an earlier move that is not there: adding
 /// it costs a load that stays in the cache, where skipping it costs a branch a move.
 static ZERO_ROW: [[i16; Square::NUM]; 32] = [[0; Square::NUM]; 32];
@@ -120,18 +157,23 @@ impl QuietTables<'_> {
 
 impl Default for History {
     fn default() -> History {
-        History {
-            quiet: vec![[[0; Square::NUM]; 88]; 2],
-            capture: vec![[[0; 16]; Square::NUM]; 32],
-            counter: vec![[None; Square::NUM]; 32],
-            continuation: vec![[[0; Square::NUM]; 32]; 32 * Square::NUM],
-            pawn: vec![[[0; Square::NUM]; 32]; PAWN_HISTORY_SIZE],
-            low_ply: vec![[[0; Square::NUM]; 88]; LOW_PLY],
-        }
+        History::with_continuation_sets(continuation_sets())
     }
 }
 
 impl History {
+    /// Empty statistics with room for this many sets of continuation rows.
+    fn with_continuation_sets(sets: usize) -> History {
+        History {
+            quiet: vec![[[0; Square::NUM]; 88]; 2],
+            capture: vec![[[0; 16]; Square::NUM]; 32],
+            counter: vec![[None; Square::NUM]; 32],
+            continuation: vec![[[0; Square::NUM]; 32]; sets * ROWS_PER_CONTEXT],
+            pawn: vec![[[0; Square::NUM]; 32]; PAWN_HISTORY_SIZE],
+            low_ply: vec![[[0; Square::NUM]; 88]; LOW_PLY],
+        }
+    }
+
     /// Forgets everything (a new game).
     pub fn clear(&mut self) {
         *self = History::default();
@@ -296,5 +338,39 @@ mod tests {
         );
         h.update_continuation([earlier, None, None, None, None], gold, reply, -bonus(8));
         assert!(h.continuation([earlier, None, None, None, None], gold, reply) < after);
+    }
+
+    #[test]
+    fn each_set_of_continuation_rows_learns_apart_from_the_others() {
+        let mut h = History::with_continuation_sets(CONTINUATION_CONTEXTS);
+        let gold = Piece::new(Color::Black, PieceKind::Gold);
+        let dragon = Piece::new(Color::White, PieceKind::Dragon);
+        // The last square of the last piece: every set's rows are in the table.
+        let earlier = Some((dragon, Move::new(sq(79), sq(80), false)));
+        let reply = Move::new(sq(50), sq(49), false);
+        let rows: Vec<_> = (0..CONTINUATION_CONTEXTS as u8)
+            .map(|c| continuation_row_in(earlier, c))
+            .collect();
+        assert_eq!(
+            rows[0],
+            continuation_row(earlier),
+            "the first set is the plain rows"
+        );
+        for (c, &row) in rows.iter().enumerate() {
+            h.update_continuation(
+                [row, None, None, None, None],
+                gold,
+                reply,
+                bonus(8) * (c as i32 + 1),
+            );
+        }
+        let learned: Vec<_> = rows
+            .iter()
+            .map(|&row| h.continuation([row, None, None, None, None], gold, reply))
+            .collect();
+        assert!(
+            learned.windows(2).all(|w| 0 < w[0] && w[0] < w[1]),
+            "{learned:?}"
+        );
     }
 }

@@ -288,6 +288,13 @@ params! {
     /// Checks are extended at all (1), or never (0: YaneuraOu's and Stockfish's rule,
     /// the singular extension left to find the forcing lines).
     check_extension = 1, 0..=1;
+    /// 1: checks past the late-move count are extended too; 0: a check is extended only
+    /// while the node's moves are within that count (Stockfish 8's and the YaneuraOu of
+    /// its time's rule: a late check is rarely what the line turns on).
+    check_extension_late = 1, 0..=1;
+    /// Checks are extended only at this depth or deeper (0: at every depth; Stockfish
+    /// 14's rule extended them from depth 7 only).
+    check_extension_min_depth = 0, 0..=12;
 
     /// Quiescence delta pruning: a capture that would leave the side this far (centipawns)
     /// below alpha even after winning the piece is skipped.
@@ -401,6 +408,10 @@ params! {
     /// Continuation history rows beyond the moves one, two and four plies back: 0 none,
     /// 1 also six plies back, 2 also three and six plies back.
     continuation_extra = 0, 0..=2;
+    /// 1: the continuation history keeps the rows of an earlier move made in check, or
+    /// of a capture or promotion, apart from the others (Stockfish's and YaneuraOu's
+    /// four sets); 0: one set.
+    continuation_context = 0, 0..=1;
     /// The opponent's last quiet move learns from what it did to the static evaluation:
     /// its main-history entry moves by this tenth of the change (clamped, see
     /// `eval_change_bonus`) at every main-search node not in check (0: off). A move

@@ -5,7 +5,10 @@
 
 use super::{cuts_off, Worker};
 use crate::search::correction::CorrectionKeys;
-use crate::search::history::{bonus, continuation_row, pawn_index, ContinuationRows, LOW_PLY};
+use crate::search::history::{
+    bonus, continuation_context, continuation_row, continuation_row_in, pawn_index,
+    ContinuationRows, LOW_PLY,
+};
 use crate::search::movepick::{is_tactical, previous_move, MovePicker};
 use crate::search::params;
 use crate::search::score::{
@@ -51,6 +54,11 @@ fn reduction(depth: i32, moves: usize) -> i32 {
 #[cfg(feature = "spsa")]
 fn reduction(depth: i32, moves: usize) -> i32 {
     reduction_formula(depth.clamp(0, 63) as usize, moves.min(63))
+}
+
+/// The late-move count: past this many moves a node's quiet moves are pruned.
+fn late_move_count(depth: i32, improving: bool) -> i32 {
+    (params::lmp_base() + params::lmp_factor() * depth * depth) / if improving { 1 } else { 2 }
 }
 
 /// The depth the `searched`-th move would be searched to after its late-move reduction,
@@ -418,6 +426,9 @@ impl Worker {
                 gives_check
                     && params::check_extension() != 0
                     && ply < 2 * self.root_depth
+                    && depth >= params::check_extension_min_depth()
+                    && (params::check_extension_late() != 0
+                        || searched as i32 <= late_move_count(depth, node.improving))
                     && (depth <= params::check_extension_depth() || see_ge(&self.pos, mv, 0)),
             );
             // Singular extension: the table move is extended when no other move comes
@@ -462,6 +473,7 @@ impl Worker {
             self.tt.prefetch(child_key);
             self.eval_cache.prefetch(child_key);
             self.frames[p].current = Some((moved, mv));
+            self.frames[p].context = continuation_context(in_check, tactical);
             let nodes_before = self.nodes;
             self.make(mv, ply);
 
@@ -830,6 +842,7 @@ impl Worker {
             }
             let moved = self.pos.moved_piece_after(mv);
             self.frames[p].current = Some((moved, mv));
+            self.frames[p].context = continuation_context(false, true);
             self.make(mv, ply);
             let mut score = -self.quiescence::<false>(-probcut_beta, -probcut_beta + 1, ply + 1);
             if score >= probcut_beta && reduced > 0 {
@@ -883,9 +896,7 @@ impl Worker {
         } = node;
         let lmr_depth = lmr_depth(depth, searched);
         // Late-move pruning: past this many quiet moves, the rest are skipped.
-        let limit = (params::lmp_base() + params::lmp_factor() * depth * depth)
-            / if improving { 1 } else { 2 };
-        if searched as i32 > limit {
+        if searched as i32 > late_move_count(depth, improving) {
             return Prune::SkipQuiets;
         }
         // Futility: even a good quiet move will not lift the score to alpha.
@@ -1023,16 +1034,18 @@ impl Worker {
     /// The continuation-history rows of the node at ply `p`, whose opponent's last move
     /// was `previous`.
     fn continuation_rows(&self, p: usize, previous: Option<(Piece, Move)>) -> ContinuationRows {
-        let back = |n: usize| {
-            if p >= n {
-                continuation_row(self.frames[p - n].current)
-            } else {
-                None
-            }
+        let row_at = |i: usize| continuation_row_in(self.frames[i].current, self.frames[i].context);
+        let back = |n: usize| if p >= n { row_at(p - n) } else { None };
+        // The move before is this search's own (in its set of rows) unless it was
+        // played before the search began.
+        let first = if p >= 1 && previous.is_some() && self.frames[p - 1].current == previous {
+            row_at(p - 1)
+        } else {
+            continuation_row(previous)
         };
         let extra = params::continuation_extra();
         [
-            continuation_row(previous),
+            first,
             back(2),
             back(4),
             if extra >= 1 { back(6) } else { None },
