@@ -138,15 +138,13 @@ impl Defence {
 }
 
 /// The kinds tried as mating drops, in this order (which mate is found first decides the
-/// move the search stores): not pawns, since a pawn drop that mates is illegal.
-const MATING_DROPS: [PieceKind; 6] = [
-    PieceKind::Rook,
-    PieceKind::Bishop,
-    PieceKind::Gold,
-    PieceKind::Silver,
-    PieceKind::Knight,
-    PieceKind::Lance,
-];
+/// move the search stores): the hand's kinds, strongest first as SFEN lists them, but
+/// not the pawn, its last, since a pawn drop that mates is illegal.
+const MATING_DROPS: &[PieceKind] = PieceKind::HAND.split_at(PieceKind::HAND.len() - 1).0;
+const _: () = assert!(matches!(
+    PieceKind::HAND[PieceKind::HAND.len() - 1],
+    PieceKind::Pawn
+));
 
 /// Plays `mv` and tells whether the opponent is then without a legal move.
 #[inline]
@@ -171,7 +169,7 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
     // Drops (a pawn drop that mates is illegal, so pawns are left out).
     let hand = pos.hand(us);
     let drops: &[PieceKind] = if hand.has_non_pawn() {
-        &MATING_DROPS
+        MATING_DROPS
     } else {
         &[]
     };
