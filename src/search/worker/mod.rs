@@ -45,7 +45,8 @@ struct Frame {
     /// The move being searched from this ply (with the piece it put down); `None` for a
     /// null move.
     current: Option<(Piece, Move)>,
-    /// The set of continuation rows `current` belongs to ([`continuation_context`]).
+    /// The set of continuation rows `current` belongs to
+    /// ([`continuation_context`](crate::search::history::continuation_context)).
     context: u8,
     null_move: bool,
     /// The move left out of this node's search: the table move while the singular
