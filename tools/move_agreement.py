@@ -14,9 +14,11 @@ the gap between engines at several node counts, not one figure alone.
       [--cwd DIR]: each position searched after `usinewgame` with `go nodes NODES`;
       one JSON line each: pos, move, score, depth
   tools/move_agreement.py compare REF.jsonl RUN.jsonl ... [--consensus REF2.jsonl]
-      each run's agreement with the reference and its average depth; with --consensus,
-      only the positions where both references chose the same move (a second engine's
-      deep search as the other reference takes out most of either engine's style)
+      each run's agreement with the reference, its average depth, and its score error
+      (the mean distance of its scores from the reference's, both within 3000 cp); with
+      --consensus, the agreement counts only the positions where both references chose
+      the same move (a second engine's deep search as the other reference takes out most
+      of either engine's style)
 
 Example (2026-11-28, docs/search.md): a reference of YaneuraOu at 3,000,000 nodes, then
 hayate and YaneuraOu at 20,000, 100,000 and 300,000.
@@ -74,24 +76,49 @@ def collect(args):
     engine.quit()
 
 
-def moves_of(path):
-    """The move chosen in each position of a collected file."""
-    return {r["pos"]: r["move"] for r in map(json.loads, open(path))}
+# Scores at or beyond this (centipawns, either sign) are left out of the score error: a
+# won or lost position's exact figure says little about the search that found it.
+SCORE_ERROR_BOUND = 3000
+
+
+def rows_of(path):
+    """Each position's collected row (pos, move, score, depth) of a collected file."""
+    return {r["pos"]: r for r in map(json.loads, open(path))}
+
+
+def score_error(rows, ref):
+    """The mean and median distance of each position's score from the reference's, over
+    the positions where both are known and within SCORE_ERROR_BOUND (None if none)."""
+    gaps = sorted(abs(r["score"] - ref[pos]["score"]) for pos, r in rows.items()
+                  if pos in ref and r["score"] is not None and ref[pos]["score"] is not None
+                  and abs(r["score"]) < SCORE_ERROR_BOUND
+                  and abs(ref[pos]["score"]) < SCORE_ERROR_BOUND)
+    if not gaps:
+        return None
+    return sum(gaps) / len(gaps), gaps[len(gaps) // 2]
 
 
 def compare(args):
-    ref = moves_of(args.ref)
+    ref = rows_of(args.ref)
+    moves = {pos: r["move"] for pos, r in ref.items()}
     if args.consensus:
-        other = moves_of(args.consensus)
-        ref = {pos: mv for pos, mv in ref.items() if other.get(pos) == mv}
-        print("%d positions where both references agree" % len(ref))
+        other = rows_of(args.consensus)
+        moves = {pos: mv for pos, mv in moves.items()
+                 if pos in other and other[pos]["move"] == mv}
+        print("%d positions where both references agree" % len(moves))
     for run in args.runs:
-        rows = [json.loads(line) for line in open(run)]
-        rows = [r for r in rows if r["pos"] in ref]
-        same = sum(r["move"] == ref[r["pos"]] for r in rows)
-        depth = sum(r["depth"] or 0 for r in rows) / max(1, len(rows))
-        print("%-28s %4d / %4d = %5.1f%%   average depth %.1f"
-              % (run, same, len(rows), 100.0 * same / max(1, len(rows)), depth))
+        rows = rows_of(run)
+        chosen = [r for pos, r in rows.items() if pos in moves]
+        same = sum(r["move"] == moves[r["pos"]] for r in chosen)
+        depth = sum(r["depth"] or 0 for r in chosen) / max(1, len(chosen))
+        # The score's distance from the deep search's, over every position the
+        # reference has (a search that finds the right move for the wrong reason, or
+        # the wrong one by a hair, shows here).
+        error = score_error(rows, ref)
+        error_text = "score error %.0f (median %.0f)" % error if error else ""
+        print("%-28s %4d / %4d = %5.1f%%   average depth %.1f   %s"
+              % (run, same, len(chosen), 100.0 * same / max(1, len(chosen)), depth,
+                 error_text))
 
 
 def main():

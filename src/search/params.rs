@@ -326,6 +326,12 @@ params! {
     /// and a stand pat at or above beta returns halfway to beta (YaneuraOu's and
     /// Stockfish's rules); 0: the corrected static evaluation, returned as it is.
     qs_stand_pat_model = 0, 0..=1;
+    /// The main search's pruning before the moves (razoring, reverse futility, the null
+    /// move), 1: judged by the table's score instead of the static evaluation where the
+    /// entry's bound says the position is worth more (a lower bound above it) or less (an
+    /// upper bound below it), as Stockfish and YaneuraOu judge it; 0: by the corrected
+    /// static evaluation alone.
+    tt_eval = 0, 0..=1;
     /// Quiescence outside check, 1: a capture must win by exchange at least what the
     /// stand pat lacks to alpha, less `delta_margin` (YaneuraOu's futility by exchange);
     /// 0: it must only not lose material.

@@ -159,6 +159,10 @@ struct Node {
     in_check: bool,
     cut_node: bool,
     static_eval: i32,
+    /// What the pruning before the moves judges the node by: the static evaluation, or
+    /// the table's score where its bound shows the evaluation too low or too high
+    /// (`tt_eval`).
+    eval: i32,
     /// The static evaluation is better than two plies ago (and not in check).
     improving: bool,
     /// On a principal variation now or when the table's entry was stored.
@@ -310,6 +314,26 @@ impl Worker {
                 }
             }
         }
+        // A searched score beats the static evaluation on the side its bound allows (not
+        // a mate's: reverse futility would return it as a score of its own).
+        let eval = match tt_score {
+            Some(s)
+                if params::tt_eval() != 0
+                    && !in_check
+                    && s.abs() < MATE_BOUND
+                    && entry.is_some_and(|e| {
+                        let wanted = if s > static_eval {
+                            Bound::Lower
+                        } else {
+                            Bound::Upper
+                        };
+                        e.bound == wanted || e.bound == Bound::Exact
+                    }) =>
+            {
+                s
+            }
+            _ => static_eval,
+        };
         let node = Node {
             depth,
             ply,
@@ -317,6 +341,7 @@ impl Worker {
             in_check,
             cut_node,
             static_eval,
+            eval,
             improving,
             tt_pv,
             tt_capture: tt_move.is_some_and(|m| is_tactical(&self.pos, m)),
@@ -689,7 +714,7 @@ impl Worker {
         let Node {
             depth,
             ply,
-            static_eval,
+            eval: static_eval,
             improving,
             ..
         } = node;
@@ -737,7 +762,7 @@ impl Worker {
             depth,
             ply,
             cut_node,
-            static_eval,
+            eval: static_eval,
             improving,
             ..
         } = node;
@@ -1240,7 +1265,7 @@ fn late_move_reduction_y<const PV: bool>(
 fn reverse_futility_y(node: Node, beta: i32) -> Option<i32> {
     let Node {
         depth,
-        static_eval,
+        eval: static_eval,
         improving,
         ..
     } = node;
