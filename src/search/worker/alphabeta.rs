@@ -3,7 +3,7 @@
 //! history, SEE), extensions and late-move reductions, and the history updates after a
 //! cutoff.
 
-use super::{cuts_off, Worker};
+use super::{cuts_off, refined_eval, Worker};
 use crate::search::correction::CorrectionKeys;
 use crate::search::history::{
     bonus, continuation_context, continuation_row, continuation_row_in, pawn_index,
@@ -316,21 +316,9 @@ impl Worker {
         }
         // A searched score beats the static evaluation on the side its bound allows (not
         // a mate's: reverse futility would return it as a score of its own).
-        let eval = match tt_score {
-            Some(s)
-                if params::tt_eval() != 0
-                    && !in_check
-                    && s.abs() < MATE_BOUND
-                    && entry.is_some_and(|e| {
-                        let wanted = if s > static_eval {
-                            Bound::Lower
-                        } else {
-                            Bound::Upper
-                        };
-                        e.bound == wanted || e.bound == Bound::Exact
-                    }) =>
-            {
-                s
+        let eval = match (entry, tt_score) {
+            (Some(e), Some(s)) if params::tt_eval() != 0 && !in_check => {
+                refined_eval(e.bound, s, static_eval)
             }
             _ => static_eval,
         };
@@ -714,7 +702,7 @@ impl Worker {
         let Node {
             depth,
             ply,
-            eval: static_eval,
+            eval,
             improving,
             ..
         } = node;
@@ -722,7 +710,7 @@ impl Worker {
         // the quiescence search says whether one does.
         let alpha = beta - 1;
         if depth <= params::razor_depth()
-            && static_eval + params::razor_base() + params::razor_margin() * depth * depth < alpha
+            && eval + params::razor_base() + params::razor_margin() * depth * depth < alpha
         {
             let score = self.quiescence::<false>(alpha, beta, ply);
             if self.stopped {
@@ -744,11 +732,8 @@ impl Worker {
                 } else {
                     0
                 };
-            if depth <= params::rfp_depth()
-                && static_eval - margin >= beta
-                && static_eval < MATE_BOUND
-            {
-                return Some(static_eval);
+            if depth <= params::rfp_depth() && eval - margin >= beta && eval < MATE_BOUND {
+                return Some(eval);
             }
         }
         self.null_move(node, beta)
@@ -762,7 +747,7 @@ impl Worker {
             depth,
             ply,
             cut_node,
-            eval: static_eval,
+            eval,
             improving,
             ..
         } = node;
@@ -779,18 +764,18 @@ impl Worker {
             let margin = params::nmp_y_margin()
                 - params::nmp_y_slope() * depth
                 - NMP_Y_IMPROVING * i32::from(improving);
-            if !cut_node || static_eval < beta + margin {
+            if !cut_node || eval < beta + margin {
                 return None;
             }
             (params::nmp_y_base() + depth / 3, false)
         } else {
             let margin = params::nmp_margin_base() - params::nmp_margin_slope() * depth;
-            if depth < params::nmp_depth() || static_eval < beta + margin.max(0) {
+            if depth < params::nmp_depth() || eval < beta + margin.max(0) {
                 return None;
             }
             let r = params::nmp_base()
                 + depth / params::nmp_depth_divisor()
-                + ((static_eval - beta) / params::nmp_eval_divisor()).min(params::nmp_eval_max());
+                + ((eval - beta) / params::nmp_eval_divisor()).min(params::nmp_eval_max());
             (r, !cut_node)
         };
         self.frames[p].current = None;
@@ -1265,7 +1250,7 @@ fn late_move_reduction_y<const PV: bool>(
 fn reverse_futility_y(node: Node, beta: i32) -> Option<i32> {
     let Node {
         depth,
-        eval: static_eval,
+        eval,
         improving,
         ..
     } = node;
@@ -1278,10 +1263,10 @@ fn reverse_futility_y(node: Node, beta: i32) -> Option<i32> {
     let qualifies = !node.tt_pv
         && depth < params::rfp_y_depth()
         && (!node.has_tt_move || node.tt_capture)
-        && static_eval >= beta
-        && static_eval < MATE_BOUND
+        && eval >= beta
+        && eval < MATE_BOUND
         && beta > -MATE_BOUND;
-    (qualifies && static_eval - margin >= beta).then_some((2 * beta + static_eval) / 3)
+    (qualifies && eval - margin >= beta).then_some((2 * beta + eval) / 3)
 }
 
 /// The singular extension of a table move that stands out, in YaneuraOu's amounts

@@ -13,7 +13,9 @@ use super::correction::Correction;
 use super::history::History;
 use super::movepick::drop_needless_non_promotions;
 use super::params;
-use super::score::{mate_in, score_to_tt, EVAL_LIMIT, INFINITE, MAX_PLY, PERPETUAL_CHECK_WIN};
+use super::score::{
+    mate_in, score_to_tt, EVAL_LIMIT, INFINITE, MATE_BOUND, MAX_PLY, PERPETUAL_CHECK_WIN,
+};
 use super::shared::{Job, Shared};
 use crate::eval::{self, nnue, Evaluator};
 use crate::mate::one::mate_in_one;
@@ -34,6 +36,23 @@ fn cuts_off(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
         Bound::Exact => true,
         Bound::Lower => score >= beta,
         Bound::Upper => score <= alpha,
+    }
+}
+
+/// The table's `score` in place of the evaluation `eval` where the entry's `bound` says
+/// the truth lies beyond the evaluation on the score's side (a lower bound above it, an
+/// upper bound below it): a search of the node knew more. A mate's score is no
+/// evaluation.
+fn refined_eval(bound: Bound, score: i32, eval: i32) -> i32 {
+    let toward = if score > eval {
+        Bound::Lower
+    } else {
+        Bound::Upper
+    };
+    if score.abs() < MATE_BOUND && (bound == Bound::Exact || bound == toward) {
+        score
+    } else {
+        eval
     }
 }
 

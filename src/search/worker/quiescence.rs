@@ -1,7 +1,7 @@
 //! The quiescence search at the leaves: stand pat, then captures and promotions that
 //! do not lose material (every evasion when in check), until the position is quiet.
 
-use super::{cuts_off, Worker};
+use super::{cuts_off, refined_eval, Worker};
 use crate::search::correction::CorrectionKeys;
 use crate::search::movepick::{quiet_promotion_kind, MovePicker};
 use crate::search::params;
@@ -9,7 +9,6 @@ use crate::search::score::{
     mate_in, mated_in, score_from_tt, toward_beta, EVAL_LIMIT, INFINITE, MATE_BOUND, MAX_PLY,
 };
 use crate::search::see::{see_ge, value};
-use crate::tt::Bound;
 use crate::types::PieceKind;
 
 /// With `qs_evasion_prune`, a capturing evasion that loses more than this by exchange
@@ -71,21 +70,7 @@ impl Worker {
             stand_pat = match entry {
                 // A search of this node knew more than the evaluation: its bound says
                 // on which side of the evaluation the truth lies.
-                Some(e) if model => {
-                    let s = score_from_tt(e.score, ply);
-                    let toward = if s > corrected {
-                        Bound::Lower
-                    } else {
-                        Bound::Upper
-                    };
-                    let usable =
-                        s.abs() < MATE_BOUND && (e.bound == Bound::Exact || e.bound == toward);
-                    if usable {
-                        s
-                    } else {
-                        corrected
-                    }
-                }
+                Some(e) if model => refined_eval(e.bound, score_from_tt(e.score, ply), corrected),
                 _ => corrected,
             };
             if stand_pat >= beta {
