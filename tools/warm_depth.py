@@ -7,13 +7,15 @@ game starts from the table and histories the previous moves left; this measures 
 much depth each engine gains from them.
 
     tools/warm_depth.py ENGINE [--nodes 150000] [--openings FILE] [--games 3]
-        [--plies 30] [--option NAME=VALUE ...]
+        [--plies 30] [--one-process] [--option NAME=VALUE ...]
 
 Each game is self-play from one opening (`go nodes N` a move, `usinewgame` only at the
-game's start): the warm searches. Then each position of the game is searched again
+game's start): the warm searches. As in a match, each side is its own process, so a
+search finds what that side's own previous search left, two plies back
+(`--one-process`: one process plays both sides, and finds the last ply's search too). Then each position of the game is searched again
 after `usinewgame` (an empty table and histories): the fresh searches. Prints per game
 and in all the mean depth and seldepth, warm and fresh, and how often the two chose the
-same move. Node-limited, so a busy machine does not change it.
+same move, and the same per stretch of 20 plies (`--stretch`). Node-limited, so a busy machine does not change it.
 
 YaneuraOu's `depth` under a node limit names the iteration in progress when it
 stopped; hayate's the last finished one: compare an engine's warm figure with its own
@@ -44,6 +46,8 @@ def main():
     a.add_argument("--games", type=int, default=3)
     a.add_argument("--first", type=int, default=0, help="the first opening's index")
     a.add_argument("--plies", type=int, default=30)
+    a.add_argument("--one-process", action="store_true")
+    a.add_argument("--stretch", type=int, default=20, help="plies a row of the breakdown")
     a.add_argument("--option", action="append", default=[])
     o = a.parse_args()
     openings = []
@@ -54,15 +58,18 @@ def main():
         if line and not line.startswith("#"):
             openings.append(line)
     engine = UsiEngine(o.engine, o.option)
+    sides = [engine] if o.one_process else [engine, UsiEngine(o.engine, o.option)]
     limits = "nodes %d" % o.nodes
     total = {"warm": [], "fresh": [], "warm_sel": [], "fresh_sel": [], "same": 0}
+    stretches = {}
     for g in range(o.games):
         start = openings[(o.first + g) % len(openings)]
         current = start if " moves" in start else start + " moves"
-        engine.new_game()
+        for side in sides:
+            side.new_game()
         positions, warm, warm_moves = [], [], []
-        for _ in range(o.plies):
-            s = engine.go(current, limits)
+        for ply in range(o.plies):
+            s = sides[ply % len(sides)].go(current, limits)
             if s.bestmove in (None, "resign", "win"):
                 break
             positions.append(current)
@@ -75,6 +82,12 @@ def main():
             s = engine.go(pos, limits)
             fresh.append(depth_of(s))
             same += s.bestmove == move
+            row = stretches.setdefault(len(fresh) - 1 - (len(fresh) - 1) % o.stretch,
+                                       [0, 0, 0, 0])
+            row[0] += 1
+            row[1] += warm[len(fresh) - 1][0]
+            row[2] += fresh[-1][0]
+            row[3] += s.bestmove == move
         n = max(1, len(positions))
         print("game %d: %d positions, warm depth %.2f (sel %.2f), fresh %.2f (sel %.2f),"
               " same move %d" % (
@@ -93,7 +106,13 @@ def main():
               sum(total["fresh"]) / n, sum(total["fresh_sel"]) / n,
               (sum(total["warm"]) - sum(total["fresh"])) / n, total["same"],
               100.0 * total["same"] / n))
-    engine.quit()
+    for first in sorted(stretches):
+        count, w, f, agree = stretches[first]
+        print("plies %d-%d: %d positions, warm %.2f, fresh %.2f, gain %+.2f, same move %.0f%%"
+              % (first + 1, first + o.stretch, count, w / count, f / count, (w - f) / count,
+                 100.0 * agree / count))
+    for side in sides:
+        side.quit()
 
 
 if __name__ == "__main__":
