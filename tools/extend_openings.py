@@ -21,7 +21,7 @@ import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from usi_engine import UsiEngine  # noqa: E402
+from usi_engine import UsiEngine, read_positions  # noqa: E402
 
 
 def candidates(engine, position, depth):
@@ -46,12 +46,7 @@ def main():
     rng = random.Random(o.seed)
     engine = UsiEngine(o.engine, ["MultiPV=6", "USI_OwnBook=false"])
     out, seen = [], set()
-    for line in open(o.openings):
-        line = line.strip()
-        if line.startswith("position "):
-            line = line[len("position "):]
-        if not line or line.startswith("#"):
-            continue
+    for line in read_positions(o.openings):
         out.append(line)
         seen.add(line)
         for _ in range(o.variants * 2):

@@ -25,7 +25,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from usi_engine import UsiEngine, number  # noqa: E402
+from usi_engine import UsiEngine, number, read_positions  # noqa: E402
 
 POSITIONS = [
     "sfen lnsgk2nl/1r4gs1/p1pppp1pp/1p4p2/7P1/2P6/PP1PPPP1P/1SG4R1/LN2KGSNL b Bb 13",
@@ -35,19 +35,6 @@ POSITIONS = [
     "4i5h 7b8b",
     "sfen ln3k1nl/1r3bg2/p1s1pgspp/2pp1pp2/1p5P1/2PPP1P2/PPS2PS1P/1BG1G2R1/LN2K2NL b - 29",
 ]
-
-
-def read_positions(path):
-    if path is None:
-        return POSITIONS
-    out = []
-    for line in open(path):
-        line = line.strip()
-        if line.startswith("position "):
-            line = line[len("position "):]
-        if line and not line.startswith("#"):
-            out.append(line)
-    return out
 
 
 def iterations(search):
@@ -69,7 +56,7 @@ def main():
     o = a.parse_args()
     total_nodes = total_time = total_wall = 0
     engine = None
-    for position in read_positions(o.positions):
+    for position in POSITIONS if o.positions is None else read_positions(o.positions):
         if engine is None:
             engine = UsiEngine(o.engine, o.option)
         engine.new_game()

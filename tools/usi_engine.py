@@ -7,11 +7,27 @@
     result.bestmove, result.last.depth, result.last.nodes, result.lines
     engine.quit()
 
+`read_positions(path)` reads a file of `startpos ...` / `sfen ...` lines (openings,
+probe positions) for the scripts that take one.
+
 Works with any engine that speaks USI (hayate, YaneuraOu, gpsusi, Fairy-Stockfish).
 """
 import shlex
 import subprocess
 import time
+
+
+def read_positions(path):
+    """The `startpos ...` / `sfen ...` lines of a file (a leading `position ` dropped;
+    blank lines and `#` comments skipped)."""
+    out = []
+    for line in open(path):
+        line = line.strip()
+        if line.startswith("position "):
+            line = line[len("position "):]
+        if line and not line.startswith("#"):
+            out.append(line)
+    return out
 
 
 def number(words, key, default=None):

@@ -12,10 +12,12 @@ much depth each engine gains from them.
 Each game is self-play from one opening (`go nodes N` a move, `usinewgame` only at the
 game's start): the warm searches. As in a match, each side is its own process, so a
 search finds what that side's own previous search left, two plies back
-(`--one-process`: one process plays both sides, and finds the last ply's search too). Then each position of the game is searched again
-after `usinewgame` (an empty table and histories): the fresh searches. Prints per game
-and in all the mean depth and seldepth, warm and fresh, and how often the two chose the
-same move, and the same per stretch of 20 plies (`--stretch`). Node-limited, so a busy machine does not change it.
+(`--one-process`: one process plays both sides, and finds the last ply's search too).
+Then each position of the game is searched again after `usinewgame` (an empty table and
+histories): the fresh searches. Prints per game, in all and per stretch of `--stretch`
+plies the mean depth, warm and fresh, the gain, and how often the two chose the same
+move (per game and in all the seldepth too). Node-limited, so a busy machine does not
+change it.
 
 YaneuraOu's `depth` under a node limit names the iteration in progress when it
 stopped; hayate's the last finished one: compare an engine's warm figure with its own
@@ -26,7 +28,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from usi_engine import UsiEngine  # noqa: E402
+from usi_engine import UsiEngine, read_positions  # noqa: E402
 
 
 def depth_of(search):
@@ -35,6 +37,12 @@ def depth_of(search):
     if last is None:
         return 0, 0
     return last.depth or 0, last.seldepth or last.depth or 0
+
+
+def summary(records):
+    """Means of (warm depth, warm seldepth, fresh depth, fresh seldepth, same move)."""
+    n = max(1, len(records))
+    return [sum(r[i] for r in records) / n for i in range(5)]
 
 
 def main():
@@ -50,67 +58,46 @@ def main():
     a.add_argument("--stretch", type=int, default=20, help="plies a row of the breakdown")
     a.add_argument("--option", action="append", default=[])
     o = a.parse_args()
-    openings = []
-    for line in open(o.openings):
-        line = line.strip()
-        if line.startswith("position "):
-            line = line[len("position "):]
-        if line and not line.startswith("#"):
-            openings.append(line)
+    openings = read_positions(o.openings)
     engine = UsiEngine(o.engine, o.option)
     sides = [engine] if o.one_process else [engine, UsiEngine(o.engine, o.option)]
     limits = "nodes %d" % o.nodes
-    total = {"warm": [], "fresh": [], "warm_sel": [], "fresh_sel": [], "same": 0}
-    stretches = {}
+    # One record a position: (warm depth, warm seldepth, fresh depth, fresh seldepth,
+    # same move, ply after the opening).
+    records = []
     for g in range(o.games):
         start = openings[(o.first + g) % len(openings)]
         current = start if " moves" in start else start + " moves"
         for side in sides:
             side.new_game()
-        positions, warm, warm_moves = [], [], []
+        warm = []
         for ply in range(o.plies):
             s = sides[ply % len(sides)].go(current, limits)
             if s.bestmove in (None, "resign", "win"):
                 break
-            positions.append(current)
-            warm.append(depth_of(s))
-            warm_moves.append(s.bestmove)
+            warm.append((current, s.bestmove, depth_of(s)))
             current += " " + s.bestmove
-        fresh, same = [], 0
-        for pos, move in zip(positions, warm_moves):
+        game = []
+        for ply, (position, move, warm_depth) in enumerate(warm):
             engine.new_game()
-            s = engine.go(pos, limits)
-            fresh.append(depth_of(s))
-            same += s.bestmove == move
-            row = stretches.setdefault(len(fresh) - 1 - (len(fresh) - 1) % o.stretch,
-                                       [0, 0, 0, 0])
-            row[0] += 1
-            row[1] += warm[len(fresh) - 1][0]
-            row[2] += fresh[-1][0]
-            row[3] += s.bestmove == move
-        n = max(1, len(positions))
+            s = engine.go(position, limits)
+            game.append((*warm_depth, *depth_of(s), int(s.bestmove == move), ply))
+        w, ws, f, fs, same = summary(game)
         print("game %d: %d positions, warm depth %.2f (sel %.2f), fresh %.2f (sel %.2f),"
-              " same move %d" % (
-                  g + 1, len(positions), sum(d for d, _ in warm) / n,
-                  sum(s for _, s in warm) / n, sum(d for d, _ in fresh) / n,
-                  sum(s for _, s in fresh) / n, same), flush=True)
-        total["warm"] += [d for d, _ in warm]
-        total["fresh"] += [d for d, _ in fresh]
-        total["warm_sel"] += [s for _, s in warm]
-        total["fresh_sel"] += [s for _, s in fresh]
-        total["same"] += same
-    n = max(1, len(total["warm"]))
+              " same move %d" % (g + 1, len(game), w, ws, f, fs, round(same * len(game))),
+              flush=True)
+        records += game
+    w, ws, f, fs, same = summary(records)
     print("all: %d positions, warm depth %.2f (sel %.2f), fresh %.2f (sel %.2f),"
           " gain %+.2f, same move %d (%.0f%%)" % (
-              n, sum(total["warm"]) / n, sum(total["warm_sel"]) / n,
-              sum(total["fresh"]) / n, sum(total["fresh_sel"]) / n,
-              (sum(total["warm"]) - sum(total["fresh"])) / n, total["same"],
-              100.0 * total["same"] / n))
-    for first in sorted(stretches):
-        count, w, f, agree = stretches[first]
-        print("plies %d-%d: %d positions, warm %.2f, fresh %.2f, gain %+.2f, same move %.0f%%"
-              % (first + 1, first + o.stretch, count, w / count, f / count, (w - f) / count,
-                 100.0 * agree / count))
+              len(records), w, ws, f, fs, w - f, round(same * len(records)), 100 * same))
+    for first in range(0, o.plies, o.stretch):
+        rows = [r for r in records if first <= r[5] < first + o.stretch]
+        if rows:
+            w, _, f, _, same = summary(rows)
+            print("plies %d-%d: %d positions, warm %.2f, fresh %.2f, gain %+.2f,"
+                  " same move %.0f%%" % (first + 1, first + o.stretch, len(rows), w, f,
+                                         w - f, 100 * same))
     for side in sides:
         side.quit()
 
