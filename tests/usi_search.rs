@@ -53,6 +53,7 @@ enum Score {
 #[derive(Clone, Debug)]
 struct Info {
     depth: u32,
+    seldepth: u32,
     multipv: u32,
     score: Score,
     nodes: u64,
@@ -79,6 +80,7 @@ fn parse_info(line: &str) -> Option<Info> {
     };
     Some(Info {
         depth: field("depth")?.parse().ok()?,
+        seldepth: field("seldepth")?.parse().ok()?,
         multipv: field("multipv").map_or(Some(1), |v| v.parse().ok())?,
         score,
         nodes: field("nodes")?.parse().ok()?,
@@ -663,6 +665,15 @@ fn depth_one_and_nodes_limits() {
         // line of the move it plays.
         assert!(nodes >= limit, "nodes {limit}: last reported {nodes}");
         assert_eq!(r.best, r.last().pv[0]);
+        // Its selective depth is the line's own (the quiescence search below the last
+        // full ply reaches past the nominal depth), not the nominal depth repeated.
+        let last = r.last();
+        assert!(
+            last.seldepth > last.depth,
+            "nodes {limit}: seldepth {} at depth {}",
+            last.seldepth,
+            last.depth
+        );
         assert!(
             r.took < Duration::from_secs(3),
             "nodes {limit} took {:?}",

@@ -28,6 +28,8 @@ impl std::ops::Deref for PaddedCounter {
 #[derive(Clone, Debug, Default)]
 pub struct ThreadResult {
     pub depth: i32,
+    /// The deepest ply a principal-variation node of that iteration reached.
+    pub seldepth: i32,
     pub score: i32,
     pub pv: Vec<Move>,
 }
@@ -139,6 +141,7 @@ pub fn choose_best(worker: &Worker, job: &Job, shared: &Shared) -> (Decision, Op
     let main_score = worker.root_moves().first().map_or(0, |r| r.score);
     let mut best = ThreadResult {
         depth: worker.completed_depth(),
+        seldepth: worker.root_moves().first().map_or(0, |r| r.seldepth),
         score: main_score,
         pv: main_pv,
     };
@@ -176,7 +179,7 @@ pub fn choose_best(worker: &Worker, job: &Job, shared: &Shared) -> (Decision, Op
     if (from_helper || worker.stopped_mid_iteration()) && best.score > -INFINITE {
         (job.reporter)(Event::Progress(Progress {
             depth: best.depth.max(1),
-            seldepth: best.depth.max(1),
+            seldepth: best.seldepth.max(best.depth).max(1),
             multipv: 1,
             score: best.score,
             bound: ScoreBound::Exact,

@@ -66,6 +66,7 @@ impl Worker {
                 .map(|mut r| {
                     *r = ThreadResult {
                         depth,
+                        seldepth: best.seldepth,
                         score: best.score,
                         pv: best.pv.clone(),
                     }
