@@ -133,17 +133,14 @@ impl Job {
 /// The answer from the thread that searched furthest: deepest completed iteration, then
 /// best score; a found mate is preferred when shorter.
 pub fn choose_best(worker: &Worker, job: &Job, shared: &Shared) -> (Decision, Option<Move>) {
-    let main_pv: Vec<Move> = worker
-        .root_moves()
-        .first()
-        .map(|r| r.pv.clone())
-        .unwrap_or_default();
-    let main_score = worker.root_moves().first().map_or(0, |r| r.score);
+    // The main thread's best root move, as its last iteration left it.
+    let main = worker.root_moves().first();
+    let main_pv: &[Move] = main.map_or(&[], |r| &r.pv);
     let mut best = ThreadResult {
         depth: worker.completed_depth(),
-        seldepth: worker.root_moves().first().map_or(0, |r| r.seldepth),
-        score: main_score,
-        pv: main_pv,
+        seldepth: main.map_or(0, |r| r.seldepth),
+        score: main.map_or(0, |r| r.score),
+        pv: main_pv.to_vec(),
     };
     for r in shared.results.iter().skip(1) {
         let Ok(r) = r.lock() else { continue };
@@ -170,12 +167,7 @@ pub fn choose_best(worker: &Worker, job: &Job, shared: &Shared) -> (Decision, Op
     // The final line, when it came from a helper, so the GUI shows what is played; or
     // when the search was stopped inside an iteration, so the GUI shows the final node
     // count and time (and a best move that changed since the last completed depth).
-    let from_helper = best.pv
-        != worker
-            .root_moves()
-            .first()
-            .map(|r| r.pv.clone())
-            .unwrap_or_default();
+    let from_helper = best.pv != main_pv;
     if (from_helper || worker.stopped_mid_iteration()) && best.score > -INFINITE {
         (job.reporter)(Event::Progress(Progress {
             depth: best.depth.max(1),
