@@ -463,6 +463,12 @@ params! {
     /// 2 also draws a quiescence fail-high halfway (`(3·score + beta)/4`); 0: off. A
     /// cutoff's score above beta is a bound that the shallow search overstates.
     fail_high_blend = 0, 0..=2;
+    /// 1: along the previous iteration's principal variation (every move so far the one
+    /// it played), no internal iterative reduction, and at its PV nodes no futility,
+    /// history or exchange pruning of quiet moves, so that shallow pruning does not
+    /// break the line the last iteration found (Stockfish's and YaneuraOu 9.70's
+    /// `followPV`).
+    follow_pv = 0, 0..=1;
 }
 
 /// Sets a constant by name (ignoring case), clamped to its range. Returns the value set,
@@ -555,6 +561,7 @@ mod tests {
             ("post_lmr_bonus", 100),
             ("fail_high_blend", 2),
             ("singular_model", 1),
+            ("follow_pv", 1),
         ];
         let constants = [("lmr_base", 1000), ("rfp_margin", 40), ("lmp_base", 2)];
         for (name, value) in constants.into_iter().chain(switches) {

@@ -179,6 +179,9 @@ struct Node {
     /// The static evaluation is better for this side than the parent's was for the
     /// opponent: the opponent's last move made its position worse.
     opponent_worsening: bool,
+    /// A PV node on the last iteration's best line (`follow_pv`): its quiet moves are
+    /// not pruned but by the late-move count.
+    keep_line: bool,
 }
 
 impl Worker {
@@ -201,6 +204,12 @@ impl Worker {
             return 0;
         }
         let p = ply as usize;
+        // On the previous iteration's best line: every move from the root is its move.
+        self.frames[p].follow_pv = root
+            || (self.frames[p - 1].follow_pv
+                && self.frames[p - 1].current.map(|(_, m)| m)
+                    == self.last_iteration_pv.get(p - 1).copied());
+        let follow_pv = self.frames[p].follow_pv && params::follow_pv() != 0;
         // Set while the singular extension searches this node without its table move:
         // nothing then cuts off or prunes on the table's word, and nothing is stored.
         let excluded = self.frames[p].excluded;
@@ -341,6 +350,7 @@ impl Worker {
                 && p >= 1
                 && self.frames[p - 1].static_eval != -INFINITE
                 && static_eval > -self.frames[p - 1].static_eval,
+            keep_line: PV && follow_pv,
         };
 
         // Step 5. Pruning before any move: reverse futility and the null move. Not in PV
@@ -357,7 +367,7 @@ impl Worker {
 
         // Step 6. Internal iterative reduction: without a table move this node is
         // probably less important than it looks; search it a ply shallower.
-        if depth >= params::iir_depth() && tt_move.is_none() && (PV || cut_node) {
+        if depth >= params::iir_depth() && tt_move.is_none() && (PV || cut_node) && !follow_pv {
             depth -= 1;
         }
         // A node whose evaluation stands at or above beta and still did not fail high
@@ -908,6 +918,10 @@ impl Worker {
         // Late-move pruning: past this many quiet moves, the rest are skipped.
         if searched as i32 > late_move_count(depth, improving) {
             return Prune::SkipQuiets;
+        }
+        // A PV node on the last iteration's best line keeps its other quiet moves.
+        if node.keep_line {
+            return Prune::Keep;
         }
         // Futility: even a good quiet move will not lift the score to alpha.
         if !in_check

@@ -61,6 +61,10 @@ impl Worker {
             }
             self.completed_depth = depth;
             let best = &self.root_moves[0];
+            self.last_iteration_pv.clear();
+            let room = self.last_iteration_pv.capacity();
+            self.last_iteration_pv
+                .extend(best.pv.iter().copied().take(room));
             self.shared.results[self.id]
                 .lock()
                 .map(|mut r| {

@@ -77,6 +77,9 @@ struct Frame {
     /// Fail highs at this ply since the node two plies up began (one without a table
     /// move counts twice): `lmr_cutoffs` reads its children's.
     cutoffs: i32,
+    /// Every move from the root to this ply is the previous iteration's principal
+    /// variation's (`follow_pv`).
+    follow_pv: bool,
 }
 
 /// A root move and what the last iterations found for it.
@@ -104,6 +107,8 @@ pub struct Worker {
     /// The evaluation's placement score (Black's view) at each ply, kept move by move.
     placement: Vec<i32>,
     root_moves: Vec<RootMove>,
+    /// The best line of the last finished iteration (`follow_pv`).
+    last_iteration_pv: Line,
     pv_index: usize,
     nodes: u64,
     seldepth: i32,
@@ -183,6 +188,7 @@ impl Worker {
             pv: vec![Line::new(); MAX_PLY + 2],
             placement: vec![0; MAX_PLY + 2],
             root_moves: Vec::new(),
+            last_iteration_pv: Line::new(),
             pv_index: 0,
             nodes: 0,
             seldepth: 0,
@@ -245,6 +251,7 @@ impl Worker {
         self.completed_depth = 0;
         self.best_move_changes = 0.0;
         self.nmp_min_ply = 0;
+        self.last_iteration_pv.clear();
         for f in self.frames.iter_mut() {
             *f = Frame::default();
         }
