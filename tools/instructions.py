@@ -2,10 +2,10 @@
 """Instructions a node of one USI engine's search, counted by valgrind, function by function.
 
 A speed measure that a busy machine does not change: each position is searched twice
-under `valgrind --tool=callgrind`, `go nodes N` and `go nodes 1`, from a fresh process
-(`usinewgame`, then `position`); the difference between the two runs' instruction
-counts, over the difference in the nodes the engines reported, is the search's cost a
-node, start-up and net loading left out. With symbols in the binary (hayate's always;
+under `valgrind --tool=callgrind` with `go nodes N` from a fresh process (`usinewgame`,
+then `position`), and one more run with `go nodes 1` counts start-up and net loading;
+the difference in instructions over the difference in the nodes the engine reported is
+the search's cost a node. With symbols in the binary (hayate's always;
 YaneuraOu built without `-Wl,-s`, `objcopy --strip-debug` for valgrind 3.19's sake) the
 same difference is split by function.
 
@@ -24,58 +24,27 @@ import re
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from search_probe import POSITIONS  # noqa: E402
-from usi_engine import number, read_positions  # noqa: E402
+from usi_engine import UsiEngine, number, read_positions  # noqa: E402
 
-# Enough for an engine under valgrind (fifty times slower) to load a net and answer.
-READY_TIMEOUT_S = 600
-SEARCH_TIMEOUT_S = 1800
+# Enough for an engine under valgrind to write its counts once it has quit.
+QUIT_TIMEOUT_S = 600
 
 
 def run(engine, options, position, go, out):
     """Searches `position` with `go` under callgrind; returns (instructions, nodes)."""
-    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out] + engine.split()
-    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, bufsize=1)
-
-    def send(line):
-        p.stdin.write(line + "\n")
-        p.stdin.flush()
-
-    def wait_for(prefix, timeout):
-        deadline = time.time() + timeout
-        last = []
-        while time.time() < deadline:
-            line = p.stdout.readline()
-            if not line:
-                raise RuntimeError("the engine stopped before " + prefix)
-            words = line.split()
-            if words and words[0] == "info" and "nodes" in words:
-                last = words
-            if line.startswith(prefix):
-                return last
-        raise RuntimeError("no " + prefix + " in time")
-
-    send("usi")
-    wait_for("usiok", READY_TIMEOUT_S)
-    for o in options:
-        name, value = o.split("=", 1)
-        send("setoption name %s value %s" % (name, value))
-    send("isready")
-    wait_for("readyok", READY_TIMEOUT_S)
-    send("usinewgame")
-    send("position " + position)
-    send("go " + go)
-    last = wait_for("bestmove", SEARCH_TIMEOUT_S)
-    send("quit")
-    _, err = p.communicate(timeout=READY_TIMEOUT_S)
-    refs = re.search(r"refs:\s+([\d,]+)", err)
-    if refs is None:
-        raise RuntimeError("valgrind printed no instruction count:\n" + err[-2000:])
-    return int(refs.group(1).replace(",", "")), number(last, "nodes", 0)
+    e = UsiEngine("valgrind --tool=callgrind --callgrind-out-file=%s %s" % (out, engine),
+                  options)
+    e.new_game()
+    search = e.go(position, go)
+    e.quit(QUIT_TIMEOUT_S)
+    totals = [line for line in open(out) if line.startswith("totals:")]
+    if not totals:
+        raise RuntimeError("callgrind wrote no totals to " + out)
+    nodes = number(search.counts[-1], "nodes", 0) if search.counts else 0
+    return int(totals[-1].split()[1]), nodes
 
 
 def functions(out):
@@ -110,16 +79,20 @@ def main():
     total = collections.Counter()
     all_instr = all_nodes = 0
     with tempfile.TemporaryDirectory() as tmp:
+        # Start-up and net loading are the same for every position: one short search
+        # counts them (its own few nodes' worth hardly differs between positions).
+        base = os.path.join(tmp, "base")
+        instr0, nodes0 = run(o.engine, o.option, positions[0], "nodes 1", base)
+        f0 = functions(base)
         for i, position in enumerate(positions):
-            full, base = os.path.join(tmp, "full.%d" % i), os.path.join(tmp, "base.%d" % i)
+            full = os.path.join(tmp, "full.%d" % i)
             instr, nodes = run(o.engine, o.option, position, "nodes %d" % o.nodes, full)
-            instr0, nodes0 = run(o.engine, o.option, position, "nodes 1", base)
             d_instr, d_nodes = instr - instr0, max(1, nodes - nodes0)
             all_instr += d_instr
             all_nodes += d_nodes
             print("position %d: %d nodes, %d instructions a node" % (i + 1, d_nodes,
                                                                      d_instr / d_nodes))
-            f, f0 = functions(full), functions(base)
+            f = functions(full)
             for name in f:
                 total[name] += f[name] - f0.get(name, 0)
     print("all: %d nodes, %d instructions a node" % (all_nodes, all_instr / max(1, all_nodes)))

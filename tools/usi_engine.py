@@ -145,9 +145,11 @@ class UsiEngine:
                 lines.append(Info(words))
         raise RuntimeError("the engine stopped before bestmove")
 
-    def quit(self):
+    def quit(self, timeout=10):
+        """`quit`, then up to `timeout` seconds for the engine to exit before it is killed
+        (longer for one under valgrind, which writes its counts on the way out)."""
         try:
             self.send("quit")
-            self.p.wait(10)
+            self.p.wait(timeout)
         except (OSError, subprocess.TimeoutExpired):
             self.p.kill()

@@ -204,12 +204,14 @@ impl Worker {
             return 0;
         }
         let p = ply as usize;
-        // On the previous iteration's best line: every move from the root is its move.
-        self.frames[p].follow_pv = root
-            || (self.frames[p - 1].follow_pv
-                && self.frames[p - 1].current.map(|(_, m)| m)
-                    == self.last_iteration_pv.get(p - 1).copied());
-        let follow_pv = self.frames[p].follow_pv && params::follow_pv() != 0;
+        // On the previous iteration's best line: every move from the root is its move
+        // (worked out only with `follow_pv` on: off, every node's flag stays false).
+        let follow_pv = params::follow_pv() != 0
+            && (root
+                || (self.frames[p - 1].follow_pv
+                    && self.frames[p - 1].current.map(|(_, m)| m)
+                        == self.last_iteration_pv.get(p - 1).copied()));
+        self.frames[p].follow_pv = follow_pv;
         // Set while the singular extension searches this node without its table move:
         // nothing then cuts off or prunes on the table's word, and nothing is stored.
         let excluded = self.frames[p].excluded;
