@@ -13,6 +13,7 @@
 use super::history::{ContinuationRows, History, LOW_PLY};
 use super::params;
 use super::see::{promotion_gain, see_ge, value};
+use crate::eval::params::PIECE_VALUES;
 use crate::position::{CheckInfo, GenType, Position};
 use crate::types::{Bitboard, Color, Move, MoveList, Piece, PieceKind, MAX_MOVES};
 use arrayvec::ArrayVec;
@@ -410,20 +411,17 @@ fn order_above_floor(moves: &mut [Move], scores: &mut [i32], floor: i32) {
         }
     }
     // One key a move: the score descending, then the place in the list, so that an
-    // unstable sort (which needs no allocation) gives the stable order.
-    // Both lists are filled in place: collected, each came back by value, a copy of its
-    // whole capacity (2.4 and 4.8 KB) at every quiet stage.
+    // unstable sort (which needs no allocation) gives the stable order; the move itself
+    // rides in the low bits, so the sorted keys are written back without a copy of the
+    // list.
     let mut keys: ArrayVec<u64, MAX_MOVES> = ArrayVec::new();
-    for (j, &score) in scores[..sorted].iter().enumerate() {
-        keys.push(((i64::from(i32::MAX) - i64::from(score)) as u64) << 32 | j as u64);
+    for (j, (&score, &mv)) in scores[..sorted].iter().zip(&moves[..sorted]).enumerate() {
+        let rank = (i64::from(i32::MAX) - i64::from(score)) as u64;
+        keys.push(rank << 32 | (j as u64) << 16 | u64::from(mv.raw()));
     }
     keys.sort_unstable();
-    let mut before: ArrayVec<Move, MAX_MOVES> = ArrayVec::new();
-    before
-        .try_extend_from_slice(&moves[..sorted])
-        .expect("no more moves than a move list holds");
     for (t, &key) in keys.iter().enumerate() {
-        moves[t] = before[(key & 0xffff_ffff) as usize];
+        moves[t] = Move::from_raw_trusted(key as u16);
         scores[t] = (i64::from(i32::MAX) - (key >> 32) as i64) as i32;
     }
 }
@@ -431,19 +429,36 @@ fn order_above_floor(moves: &mut [Move], scores: &mut [i32], floor: i32) {
 /// The squares where the opponent's cheaper pieces attack: what makes a quiet move an
 /// escape, or a blunder, before any search (computed once for a node's quiet moves).
 struct Threats {
-    /// Attacked by a pawn.
-    pawn: Bitboard,
-    /// Attacked by a pawn, knight, silver, gold mover, or a horse's or dragon's step.
-    step: Bitboard,
+    /// By [`THREAT_CLASS`]: nothing (for a pawn), the squares a pawn attacks (for the
+    /// other pieces worth less than a bishop), the squares any stepping piece attacks
+    /// (pawn to gold mover, a horse's or dragon's step: for a bishop, rook, horse or
+    /// dragon).
+    by_class: [Bitboard; 3],
 }
+
+/// Which of [`Threats::by_class`] threatens a piece of each kind (by discriminant).
+const THREAT_CLASS: [u8; 15] = {
+    let mut class = [0; 15];
+    let mut k = 1;
+    while k < 15 {
+        class[k] = if PIECE_VALUES[k] >= BIG_PIECE_VALUE {
+            2
+        } else if k != PieceKind::Pawn as usize {
+            1
+        } else {
+            0
+        };
+        k += 1;
+    }
+    class
+};
 
 impl Threats {
     fn of(pos: &Position) -> Threats {
         let them = !pos.side_to_move();
         let pawns = pos.pieces_of(them, PieceKind::Pawn);
         Threats {
-            pawn: pawns.forward(them),
-            step: pos.step_attacks(them),
+            by_class: [Bitboard::EMPTY, pawns.forward(them), pos.step_attacks(them)],
         }
     }
 
@@ -453,14 +468,7 @@ impl Threats {
     /// down.
     #[inline(always)]
     fn score(&self, pos: &Position, checks: &CheckInfo, mv: Move, kind: PieceKind) -> i32 {
-        let v = value(kind);
-        let threats = if v >= BIG_PIECE_VALUE {
-            self.step
-        } else if kind != PieceKind::Pawn {
-            self.pawn
-        } else {
-            Bitboard::EMPTY
-        };
+        let threats = self.by_class[usize::from(THREAT_CLASS[kind as usize])];
         let mut score = 0;
         if mv.from().is_some_and(|from| threats.has(from)) {
             score += ESCAPE_BONUS;

@@ -98,6 +98,14 @@ impl Move {
         self.0.get()
     }
 
+    /// Rebuilds a move from bits that [`Move::raw`] gave, without validating them (the
+    /// move picker carries its moves packed in its sort keys).
+    #[inline(always)]
+    pub fn from_raw_trusted(raw: u16) -> Move {
+        debug_assert!(Move::from_raw(raw).is_some(), "{raw:#x} is not a move");
+        Move(NonZeroU16::new(raw).expect("the bits of a move are never zero"))
+    }
+
     /// Rebuilds a move from [`Move::raw`]; `None` when the bits cannot be a move.
     pub fn from_raw(raw: u16) -> Option<Move> {
         let to = raw & 0x7f;
