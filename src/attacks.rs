@@ -342,26 +342,59 @@ const fn lance_rays() -> [[Bitboard; Square::NUM]; 2] {
 }
 static LANCE_RAY: [[Bitboard; Square::NUM]; 2] = lance_rays();
 
+/// `LANCE_END[color][sq]`: the bit of the last square of `sq`'s file in the lance's
+/// direction (rank a for Black, rank i for White), a blocker that is always there.
+static LANCE_END: [[u128; Square::NUM]; 2] = {
+    let mut t = [[0u128; Square::NUM]; 2];
+    let mut sq = 0;
+    while sq < Square::NUM {
+        let file_start = sq - sq % 9;
+        t[0][sq] = 1u128 << file_start;
+        t[1][sq] = 1u128 << (file_start + 8);
+        sq += 1;
+    }
+    t
+};
+
+/// `BITS_FROM[n]`: the bits from `n` up; `BITS_UP_TO[n]`: the bits up to `n`, inclusive.
+/// Tables, since a 128-bit shift by a variable count takes some seven instructions.
+static BITS_FROM: [u128; 128] = {
+    let mut t = [0u128; 128];
+    let mut n = 0;
+    while n < 128 {
+        t[n] = !0u128 << n;
+        n += 1;
+    }
+    t
+};
+static BITS_UP_TO: [u128; 128] = {
+    let mut t = [0u128; 128];
+    let mut n = 0;
+    while n < 128 {
+        t[n] = !0u128 >> (127 - n);
+        n += 1;
+    }
+    t
+};
+
 /// Lance attacks from `sq` given the occupancy.
 #[inline(always)]
 pub fn lance(color: Color, sq: Square, occupied: Bitboard) -> Bitboard {
     let ray = LANCE_RAY[color.index()][sq.index()].0;
+    // The file's last square in the ray's direction is added as a sentinel so the
+    // blockers are never empty; when it is not on the ray (the lance stands on it), the
+    // ray itself is empty and so is the result.
+    let blockers = (occupied.0 & ray) | LANCE_END[color.index()][sq.index()];
     match color {
-        // The ray runs to lower indices: the nearest blocker is the highest set bit. The
-        // file's rank-a square is added as a sentinel so the set is never empty; when it is
-        // not on the ray, the ray itself is empty and so is the result.
+        // The ray runs to lower indices: the nearest blocker is the highest set bit.
         Color::Black => {
-            let file_top = 1u128 << (sq.index() - sq.rank().index());
-            let blockers = (occupied.0 & ray) | file_top;
-            let nearest = 127 - blockers.leading_zeros();
-            Bitboard(ray & (!0u128 << nearest))
+            let nearest = 127 - blockers.leading_zeros() as usize;
+            Bitboard(ray & BITS_FROM[nearest & 127])
         }
         // The ray runs to higher indices: the nearest blocker is the lowest set bit.
         Color::White => {
-            let file_bottom = 1u128 << (sq.index() - sq.rank().index() + 8);
-            let blockers = (occupied.0 & ray) | file_bottom;
-            let nearest = blockers.trailing_zeros();
-            Bitboard(ray & (!0u128 >> (127 - nearest)))
+            let nearest = blockers.trailing_zeros() as usize;
+            Bitboard(ray & BITS_UP_TO[nearest & 127])
         }
     }
 }
