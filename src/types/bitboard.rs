@@ -265,3 +265,23 @@ impl fmt::Debug for Bitboard {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn squares_come_out_in_index_order_across_both_halves() {
+        // Squares on both sides of the 64-bit boundary, the first and the last.
+        let indices = [0usize, 1, 9, 62, 63, 64, 65, 71, 72, 80];
+        let bits = indices.iter().fold(0u128, |b, &i| b | 1u128 << i);
+        let walked: Vec<usize> = Bitboard(bits).map(|sq| sq.index()).collect();
+        assert_eq!(walked, indices);
+        for i in 0..Square::NUM {
+            let sq = Square::from_index_unchecked(i);
+            assert_eq!(Bitboard::from_square(sq).0, 1u128 << i);
+            assert!(Bitboard(bits).has(sq) == indices.contains(&i), "square {i}");
+        }
+        assert_eq!(Bitboard(0).next(), None);
+    }
+}
