@@ -672,6 +672,12 @@ fn check_position(pos: &Position, salt: u32) -> Result<MoveList, String> {
         pos.key(),
         pos.key_from_scratch()
     );
+    ensure!(
+        pos.part_keys() == pos.part_keys_from_scratch(),
+        "part_keys() {:x?} != part_keys_from_scratch() {:x?}",
+        pos.part_keys(),
+        pos.part_keys_from_scratch()
+    );
 
     // SFEN round trip.
     let parsed: Position = sfen

@@ -504,9 +504,11 @@ fn play_and_undo_every_move_of_a_busy_position() {
             "key of the reparsed SFEN after {m}"
         );
         assert_eq!(reparsed.checkers(), p.checkers(), "checkers after {m}");
+        assert_eq!(p.part_keys(), p.part_keys_from_scratch(), "after {m}");
         for r in p.legal_moves() {
             p.play_unchecked(r);
             assert_eq!(p.key(), p.key_from_scratch(), "key after {m} {r}");
+            assert_eq!(p.part_keys(), p.part_keys_from_scratch(), "after {m} {r}");
             p.undo();
         }
         assert_eq!(p.undo(), Some(m));
@@ -621,4 +623,38 @@ fn a_drop_and_a_capture_move_the_same_piece_between_hand_and_board() {
     assert_eq!(p.key(), pos("4k4/9/9/9/4G4/9/9/9/4K4 w R 2").key());
     p.undo();
     assert_eq!(p.to_string(), "4k4/9/9/9/4+r4/4G4/9/9/4K4 b - 1");
+}
+
+#[test]
+fn each_placement_key_follows_its_own_pieces() {
+    use hayate::position::{PART_OWN, PART_PAWNS, PART_SMALL};
+    let keys = |moves: &str| {
+        let mut p = pos(STARTPOS);
+        for m in moves.split_whitespace() {
+            p.play(mv(m));
+        }
+        p.part_keys()
+    };
+    let start = keys("");
+    let changed =
+        |after: [u64; 4]| -> Vec<usize> { (0..4).filter(|&i| after[i] != start[i]).collect() };
+    // A pawn push: the pawns' key alone.
+    assert_eq!(changed(keys("7g7f")), vec![PART_PAWNS]);
+    // A silver: the small pieces' and Black's own.
+    assert_eq!(changed(keys("3i4h")), vec![PART_SMALL, PART_OWN]);
+    // A king and a rook: Black's own alone.
+    assert_eq!(changed(keys("5i6h")), vec![PART_OWN]);
+    assert_eq!(changed(keys("2h5h")), vec![PART_OWN]);
+    // White's gold: the small pieces' and White's own.
+    assert_eq!(
+        changed(keys("7g7f 6a5b")),
+        vec![PART_PAWNS, PART_SMALL, PART_OWN + 1]
+    );
+    // A bishop exchange: both sides' own keys (the hands are in none of them).
+    assert_eq!(
+        changed(keys("7g7f 3c3d 8h2b+ 3a2b")),
+        vec![PART_PAWNS, PART_SMALL, PART_OWN, PART_OWN + 1]
+    );
+    // Back where it started by another way: the same keys.
+    assert_eq!(keys("5i5h 5a5b 5h5i 5b5a"), start);
 }

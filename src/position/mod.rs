@@ -46,6 +46,37 @@ pub struct StateInfo {
 /// subtracting one kind's unit keeps every count exact.
 const COUNT_SHIFT: [u32; 15] = [0, 0, 10, 13, 16, 19, 22, 25, 28, 5, 31, 34, 37, 40, 43];
 
+/// The placement keys a piece belongs to ([`Position::part_keys`]), one all-ones word
+/// per key it is hashed into, by [`Piece::index`]: pawns into the pawn key; the small
+/// pieces (lance, knight, silver, gold and the promoted small pieces, tokin included)
+/// into the small-piece key and their side's; bishops, rooks and kings into their
+/// side's alone.
+const PART_MASKS: [[u64; PART_KEYS]; 32] = {
+    let mut masks = [[0; PART_KEYS]; 32];
+    let mut index = 0;
+    while index < 32 {
+        let (color, kind) = (index >> 4, index & 15);
+        if kind == PieceKind::Pawn as usize {
+            masks[index][PART_PAWNS] = !0;
+        } else if kind >= 1 && kind <= 14 {
+            masks[index][PART_OWN + color] = !0;
+            let small = matches!(kind, 2 | 3 | 4 | 7 | 9 | 10 | 11 | 12);
+            if small {
+                masks[index][PART_SMALL] = !0;
+            }
+        }
+        index += 1;
+    }
+    masks
+};
+/// How many placement keys a position keeps, and where each sits in
+/// [`Position::part_keys`]: the pawns', the small pieces', then Black's and White's
+/// other pieces (pawns aside).
+pub const PART_KEYS: usize = 4;
+pub const PART_PAWNS: usize = 0;
+pub const PART_SMALL: usize = 1;
+pub const PART_OWN: usize = 2;
+
 /// Index of the first per-kind set in [`PieceSets`]; sets 0 and 1 are the colours.
 const KIND_SETS: usize = 2;
 const SETS: usize = KIND_SETS + 15;
@@ -94,6 +125,9 @@ pub struct Position {
     /// Each side's count of every kind on the board, packed by `COUNT_SHIFT`, kept as the
     /// pieces move (the search keys its material statistics by it at every node).
     counts: [u64; 2],
+    /// Zobrist keys of parts of the board (see [`PART_MASKS`]), kept as the pieces move:
+    /// the search keys its correction statistics by them.
+    part_keys: [u64; PART_KEYS],
     checkers: Bitboard,
     history: Vec<StateInfo>,
 }
@@ -132,6 +166,7 @@ impl Position {
             board_key: 0,
             hand_key: 0,
             counts: [0; 2],
+            part_keys: [0; PART_KEYS],
             checkers: Bitboard::EMPTY,
             history: Vec::new(),
         }
@@ -540,6 +575,7 @@ impl Position {
         self.board[sq.index()] = Some(piece);
         self.toggle_sets(piece, sq);
         self.counts[piece.color().index()] += 1 << COUNT_SHIFT[piece.kind().index()];
+        self.toggle_part_keys(piece, sq);
     }
 
     /// `remove` without the key update, for `undo`.
@@ -548,6 +584,39 @@ impl Position {
         self.board[sq.index()] = None;
         self.toggle_sets(piece, sq);
         self.counts[piece.color().index()] -= 1 << COUNT_SHIFT[piece.kind().index()];
+        self.toggle_part_keys(piece, sq);
+    }
+
+    /// Hashes `piece` on `sq` in or out of the placement keys it belongs to. Both ways
+    /// are the same XOR, so `undo`'s piece moves restore them.
+    #[inline(always)]
+    fn toggle_part_keys(&mut self, piece: Piece, sq: Square) {
+        let z = zobrist::piece_square(piece, sq);
+        let masks = &PART_MASKS[piece.index()];
+        for (key, mask) in self.part_keys.iter_mut().zip(masks) {
+            *key ^= z & mask;
+        }
+    }
+
+    /// The placement keys: where the pawns stand, the small pieces, and each side's other
+    /// pieces (indexed by [`PART_PAWNS`], [`PART_SMALL`], [`PART_OWN`] + colour).
+    #[inline]
+    pub fn part_keys(&self) -> [u64; PART_KEYS] {
+        self.part_keys
+    }
+
+    /// The placement keys computed from the board (tests compare them with the kept ones).
+    pub fn part_keys_from_scratch(&self) -> [u64; PART_KEYS] {
+        let mut keys = [0; PART_KEYS];
+        for sq in Square::all() {
+            if let Some(p) = self.board[sq.index()] {
+                let z = zobrist::piece_square(p, sq);
+                for (key, mask) in keys.iter_mut().zip(&PART_MASKS[p.index()]) {
+                    *key ^= z & mask;
+                }
+            }
+        }
+        keys
     }
 
     /// Flips `sq` in the colour and kind sets of `piece`.

@@ -378,6 +378,22 @@ params! {
     correction_pawn_weight = 0, 0..=256;
     /// ...and of the last two moves' entry (0: not kept; the main search only).
     correction_continuation_weight = 0, 0..=256;
+    /// Late moves are reduced less by |correction| · this / 16 (1/1024 ply per
+    /// centipawn the correction history moved the static evaluation; YaneuraOu's
+    /// amount is 82).
+    lmr_correction = 0, 0..=256;
+    /// Which features key the correction: 0 the material and the king areas (with the
+    /// weights above); 1 where the pieces stand, as Stockfish and YaneuraOu key theirs:
+    /// the pawns, the small pieces (lance, knight, silver, gold and their promotions),
+    /// and each side's other pieces, each placement hashed as the pieces move (with the
+    /// weights below; the last two moves' entry as above).
+    correction_model = 1, 0..=1;
+    /// `correction_model` 1: the weight (1/1024) of the pawns' entry (YaneuraOu's 95)...
+    correction_y_pawn = 95, 0..=256;
+    /// ...of the small pieces' entry (YaneuraOu's 67)...
+    correction_y_small = 67, 0..=256;
+    /// ...and of each side's other pieces' entry (YaneuraOu's 97).
+    correction_y_own = 97, 0..=256;
 
     /// History bonus for a cutoff at depth d: this·d² + `history_bonus_linear`·d...
     history_bonus_quadratic = 32, 0..=128;
@@ -562,6 +578,7 @@ mod tests {
             ("fail_high_blend", 2),
             ("singular_model", 1),
             ("follow_pv", 1),
+            ("correction_model", 1),
         ];
         let constants = [("lmr_base", 1000), ("rfp_margin", 40), ("lmp_base", 2)];
         for (name, value) in constants.into_iter().chain(switches) {

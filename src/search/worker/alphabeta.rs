@@ -159,6 +159,9 @@ struct Node {
     in_check: bool,
     cut_node: bool,
     static_eval: i32,
+    /// How far the correction history moved the static evaluation (centipawns; 0 in
+    /// check).
+    correction: i32,
     /// What the pruning before the moves judges the node by: the static evaluation, or
     /// the table's score where its bound shows the evaluation too low or too high
     /// (`tt_eval`).
@@ -340,6 +343,7 @@ impl Worker {
             in_check,
             cut_node,
             static_eval,
+            correction: if in_check { 0 } else { static_eval - raw_eval },
             eval,
             improving,
             tt_pv,
@@ -1021,6 +1025,9 @@ impl Worker {
         if gives_check || node.in_check {
             r -= params::lmr_check();
         }
+        // An evaluation the correction history moved far is one that searches keep
+        // finding wrong here: its moves are worth a deeper look.
+        r -= node.correction.abs() * params::lmr_correction() / 16;
         r - history_score * 1024 / params::lmr_history_divisor()
     }
 
