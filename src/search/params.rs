@@ -578,7 +578,8 @@ mod tests {
             ("fail_high_blend", 2),
             ("singular_model", 1),
             ("follow_pv", 1),
-            ("correction_model", 1),
+            ("correction_model", 0),
+            ("lmr_correction", 82),
         ];
         let constants = [("lmr_base", 1000), ("rfp_margin", 40), ("lmp_base", 2)];
         for (name, value) in constants.into_iter().chain(switches) {
