@@ -60,7 +60,11 @@ const PART_MASKS: [[u64; PART_KEYS]; 32] = {
             masks[index][PART_PAWNS] = !0;
         } else if kind >= 1 && kind <= 14 {
             masks[index][PART_OWN + color] = !0;
-            let small = matches!(kind, 2 | 3 | 4 | 7 | 9 | 10 | 11 | 12);
+            let small = kind == PieceKind::Lance as usize
+                || kind == PieceKind::Knight as usize
+                || kind == PieceKind::Silver as usize
+                || kind == PieceKind::Gold as usize
+                || (kind >= PieceKind::ProPawn as usize && kind <= PieceKind::ProSilver as usize);
             if small {
                 masks[index][PART_SMALL] = !0;
             }
@@ -69,6 +73,15 @@ const PART_MASKS: [[u64; PART_KEYS]; 32] = {
     }
     masks
 };
+/// Hashes `piece` on `sq` in or out of the placement keys `keys` it belongs to.
+#[inline(always)]
+fn toggle_part_keys(keys: &mut [u64; PART_KEYS], piece: Piece, sq: Square) {
+    let z = zobrist::piece_square(piece, sq);
+    for (key, mask) in keys.iter_mut().zip(&PART_MASKS[piece.index()]) {
+        *key ^= z & mask;
+    }
+}
+
 /// How many placement keys a position keeps, and where each sits in
 /// [`Position::part_keys`]: the pawns', the small pieces', then Black's and White's
 /// other pieces (pawns aside).
@@ -591,11 +604,7 @@ impl Position {
     /// are the same XOR, so `undo`'s piece moves restore them.
     #[inline(always)]
     fn toggle_part_keys(&mut self, piece: Piece, sq: Square) {
-        let z = zobrist::piece_square(piece, sq);
-        let masks = &PART_MASKS[piece.index()];
-        for (key, mask) in self.part_keys.iter_mut().zip(masks) {
-            *key ^= z & mask;
-        }
+        toggle_part_keys(&mut self.part_keys, piece, sq);
     }
 
     /// The placement keys: where the pawns stand, the small pieces, and each side's other
@@ -610,10 +619,7 @@ impl Position {
         let mut keys = [0; PART_KEYS];
         for sq in Square::all() {
             if let Some(p) = self.board[sq.index()] {
-                let z = zobrist::piece_square(p, sq);
-                for (key, mask) in keys.iter_mut().zip(&PART_MASKS[p.index()]) {
-                    *key ^= z & mask;
-                }
+                toggle_part_keys(&mut keys, p, sq);
             }
         }
         keys

@@ -200,9 +200,7 @@ impl Correction {
             apply(&mut self.continuation[s][k], bonus);
         }
     }
-}
 
-impl Correction {
     /// `correction_model` 1's correction: the placement tables' entries, weighted.
     fn placement_value(&self, side: Color, keys: CorrectionKeys) -> i32 {
         let s = side.index();
